@@ -1,0 +1,1 @@
+"""Game plug-ins shipped with pbem; installed as the ``pbem_games`` package."""

@@ -1,0 +1,70 @@
+"""The domain errors of pbem and the exit code each maps to (in one place, for the CLI).
+
+Exit codes: 0 success, 1 rejected input (a bad order, a forged or tampered file, an illegal
+request), 2 usage (wrong arguments, missing files, unknown game).
+"""
+
+from __future__ import annotations
+
+
+class PbemError(Exception):
+    """Base class: a message meant for a person, and an exit code."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(message if hint is None else f"{message}\n  what to do: {hint}")
+
+
+class UsageError(PbemError):
+    """The request itself is wrong: unknown game, bad option, missing file."""
+
+    exit_code = 2
+
+
+class RejectedError(PbemError):
+    """Input was refused; nothing was changed."""
+
+    exit_code = 1
+
+
+class FormatError(RejectedError):
+    """A file is not in the expected format (corrupt, truncated, unknown version)."""
+
+
+class SignatureError(RejectedError):
+    """A signature does not verify: the file was changed or signed by another key."""
+
+
+class TamperedError(SignatureError):
+    """A signed file was changed after signing."""
+
+
+class ForeignError(RejectedError):
+    """A file belongs to another game, player or moderator."""
+
+
+class RollbackError(RejectedError):
+    """A save file is older than one already seen, or its hash chain is broken."""
+
+
+class ReplayError(RejectedError):
+    """An order file was already used, is for an old turn, or reuses a sequence number."""
+
+
+class DuplicateError(RejectedError):
+    """The very same order file was already accepted; nothing to do."""
+
+
+class NotAwaitedError(RejectedError):
+    """Orders from a seat that does not owe orders now, or an advance before all are in."""
+
+
+class OrdersRejected(RejectedError):
+    """An order file failed validation; carries the game's line-numbered errors."""
+
+
+class KeyFileError(UsageError):
+    """A key file is missing, unreadable, has loose permissions, or is of the wrong kind."""

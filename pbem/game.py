@@ -1,0 +1,233 @@
+"""The game plug-in API: what a game declares and the pure functions the engine calls.
+
+The engine owns turns, phases, who must act, files, keys and crypto.  A game owns a JSON-only
+state (dicts, lists, str, int, bool, None: never floats) and its rules, written as pure
+functions of (state, orders, rng).  Every game module exposes one object, ``GAME``, that
+satisfies :class:`Game`, registered under the ``pbem.games`` entry point group.
+
+What a player may see flows through exactly one function, :meth:`Game.observe`.  It builds
+the view as an allow-list: it copies the facts a seat may know into a fresh dict, never
+deletes secrets from a copy of the state.  Order forms, order validation and bots work
+from a :class:`View` only, so the offline checker (``pbem check``, which only has the
+player's decrypted report) and the engine run the same code on the same input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from pbem.rng import Rng
+
+JSON = Any
+"""A value made only of dict (str keys), list, str, int, bool and None."""
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One option a game can be created with (``pbem new GAME --option name=value``).
+
+    ``default`` fixes the type: a bool option takes true/false, an int option an integer
+    (within ``choices`` when given), a str option one of ``choices``.
+    """
+
+    name: str
+    description: str
+    default: bool | int | str
+    choices: tuple[int | str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Facts about a game, declared as data."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    summary: str
+    hidden_information: bool
+    variants: tuple[Variant, ...] = ()
+    docs: str = ""
+    """Path of the game's rules-and-rulings document, relative to the repository."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened while resolving, for the turn report.
+
+    ``to`` is None for an event every player may read; otherwise only those seats (and the
+    moderator) see it, inside their encrypted section.
+    """
+
+    text: str
+    to: tuple[int, ...] | None = None
+
+    def to_json(self) -> JSON:
+        return {"text": self.text, "to": None if self.to is None else list(self.to)}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Event:
+        to = data.get("to")
+        return cls(text=data["text"], to=None if to is None else tuple(to))
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat (or the public, seat None) may see of a state.
+
+    ``public`` is identical for every reader of the same state; ``private`` holds only what
+    ``seat`` may know and is always encrypted to that seat (and the moderator).
+    """
+
+    game: str
+    seat: int | None
+    public: JSON
+    private: JSON = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.  ``winners`` may hold several seats, or none."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...] | None
+    summary: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The result of :meth:`Game.resolve`: the next state and what to report."""
+
+    state: State
+    events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    """One order as the player wrote it: its line number in the file and its text.
+
+    ``text`` is stripped of the ``#`` comment and surrounding white space; blank lines never
+    reach a game.
+    """
+
+    number: int
+    text: str
+
+
+class OrderError(ValueError):
+    """One problem with one order line: which line, the text, what is wrong, what might fit.
+
+    Subclasses split problems by kind, as python-chess does for moves.
+    """
+
+    kind = "invalid"
+
+    def __init__(self, line: OrderLine | None, message: str, suggestion: str | None = None) -> None:
+        self.line = line
+        self.message = message
+        self.suggestion = suggestion
+        super().__init__(self.describe())
+
+    def describe(self, filename: str | None = None) -> str:
+        where = filename or "orders"
+        if self.line is not None:
+            where += f", line {self.line.number}"
+            head = f"{where}: {self.kind} order {self.line.text!r}: {self.message}"
+        else:
+            head = f"{where}: {self.message}"
+        if self.suggestion:
+            head += f" (did you mean {self.suggestion!r}?)"
+        return head
+
+
+class InvalidOrderError(OrderError):
+    """The line cannot be read at all: unknown word, malformed card, wrong arity."""
+
+    kind = "invalid"
+
+
+class IllegalOrderError(OrderError):
+    """The line reads fine but is not allowed now (not your card, wrong phase, ...)."""
+
+    kind = "illegal"
+
+
+class AmbiguousOrderError(OrderError):
+    """The line could mean more than one legal order."""
+
+    kind = "ambiguous"
+
+
+class OrderErrors(ValueError):
+    """All the problems found in one order file; raised by :meth:`Game.validate`."""
+
+    def __init__(self, errors: Sequence[OrderError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("; ".join(e.describe() for e in self.errors))
+
+
+Bot = Callable[["Game", View, "Rng"], list[str]]
+"""A bot reads its own view and writes order lines, exactly as a person would."""
+
+
+class Game(Protocol):
+    """The shape every game module's ``GAME`` object has."""
+
+    info: GameInfo
+
+    bots: Mapping[str, Bot]
+    """At least ``random`` (uniform over legal orders) and ``greedy`` (sensible play)."""
+
+    def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
+        """Return the initial state for ``players`` seats (0-based) and validated options."""
+        ...
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        """Seats that owe orders now, in the order they are asked; () once the game is over.
+
+        May name several seats (simultaneous orders, reactions from non-active players).
+        """
+        ...
+
+    def observe(self, state: State, seat: int | None) -> View:
+        """The only path from a state to what a reader sees; an allow-list."""
+        ...
+
+    def order_form(self, view: View) -> list[str]:
+        """Lines for a blank order form: ``#`` comments explaining what ``view.seat`` may do
+        now, and suggested orders (commented out where a choice is needed)."""
+        ...
+
+    def validate(self, view: View, lines: Sequence[OrderLine]) -> JSON:
+        """Parse and check orders against what the player can see; return them as JSON.
+
+        Raises :class:`OrderErrors` listing every bad line.
+        """
+        ...
+
+    def default_orders(self, view: View) -> list[str]:
+        """Orders used when a seat sends none and the policy says so (civil disorder)."""
+        ...
+
+    def resolve(self, state: State, orders: Mapping[int, JSON], rng: Rng) -> Resolution:
+        """Apply the validated orders of every seat in ``to_act(state)``; pure."""
+        ...
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game goes on."""
+        ...
+
+    def describe(self, view: View) -> tuple[str, str]:
+        """Report text for a view: (public text, private text).  Games may render with the
+        Jinja2 templates under ``templates/<game>/`` through :func:`pbem.render.render`."""
+        ...
+
+    def pictures(self, view: View) -> dict[str, str]:
+        """Files to attach to a report, name -> text (an SVG board, say); may be empty.
+        Only public facts may be drawn: pictures are not encrypted."""
+        ...

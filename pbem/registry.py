@@ -1,0 +1,51 @@
+"""Finding installed games: the ``pbem.games`` entry point group.
+
+A third-party package adds a game by declaring an entry point in that group whose value is
+an object satisfying :class:`pbem.game.Game`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
+
+from pbem.errors import UsageError
+
+if TYPE_CHECKING:
+    from pbem.game import Game
+
+GROUP = "pbem.games"
+
+# Used only when the package metadata is missing (running from a bare source tree).
+_BUILTIN = {
+    "symbiote": "pbem_games.symbiote:GAME",
+    "jovian-syzygy": "pbem_games.jovian_syzygy:GAME",
+    "symbioz": "pbem_games.symbioz:GAME",
+}
+
+
+def _load(spec: str) -> Game:
+    module, _, attr = spec.partition(":")
+    obj: Game = getattr(import_module(module), attr)
+    return obj
+
+
+@cache
+def game_names() -> tuple[str, ...]:
+    """Names of every installed game, sorted."""
+    names = {ep.name for ep in entry_points(group=GROUP)}
+    return tuple(sorted(names or _BUILTIN))
+
+
+@cache
+def get_game(name: str) -> Game:
+    """The game registered as ``name``.  Raises UsageError naming the installed games."""
+    for ep in entry_points(group=GROUP):
+        if ep.name == name:
+            game: Game = ep.load()
+            return game
+    if name in _BUILTIN and not any(True for _ in entry_points(group=GROUP)):
+        return _load(_BUILTIN[name])
+    raise UsageError(f"no game called {name!r}; installed games: {', '.join(game_names())}")

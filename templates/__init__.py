@@ -1,0 +1,1 @@
+"""Jinja2 report templates; installed as the ``pbem_templates`` package."""
