@@ -1,0 +1,113 @@
+"""Sending mail through SMTP: one mail per recipient, report as the body, files attached."""
+
+from __future__ import annotations
+
+import hashlib
+import smtplib
+import ssl
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formataddr, formatdate
+
+from pbem.errors import PbemError
+from pbem.mail.settings import MailSettings, Server
+
+
+class MailError(PbemError):
+    """A mail server refused us or could not be reached; retried on the next pass."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One mail to one recipient.
+
+    ``key`` identifies the mail across retries: its Message-ID derives from it, so a mail
+    sent twice after a crash can be recognised as the same mail by the recipient's client.
+    """
+
+    to: str
+    subject: str
+    body: str
+    key: str
+    attachments: tuple[tuple[str, bytes], ...] = ()
+    in_reply_to: str | None = None
+
+
+def message_id(key: str, address: str) -> str:
+    """The Message-ID of the mail with this key from this sender."""
+    domain = address.rpartition("@")[2] or "pbem.invalid"
+    return f"<pbem-{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
+
+
+def build(settings: MailSettings, out: Outgoing, date: int | None = None) -> EmailMessage:
+    """The EmailMessage for ``out``: plain-text body, attachments as application/octet-stream
+    (text/plain for ``.txt`` and ``.asc``, image/svg+xml for ``.svg``)."""
+    msg = EmailMessage()
+    msg["From"] = formataddr((settings.name, settings.address))
+    msg["To"] = out.to
+    msg["Subject"] = out.subject
+    msg["Message-ID"] = message_id(out.key, settings.address)
+    msg["Date"] = formatdate(date, localtime=False)
+    msg["Auto-Submitted"] = "auto-generated"
+    if out.in_reply_to:
+        msg["In-Reply-To"] = out.in_reply_to
+        msg["References"] = out.in_reply_to
+    msg.set_content(out.body, subtype="plain", charset="utf-8")
+    for name, data in out.attachments:
+        lower = name.lower()
+        if lower.endswith((".txt", ".asc", ".age", ".orders")):
+            msg.add_attachment(data.decode("utf-8", errors="replace"), subtype="plain", filename=name)
+        elif lower.endswith(".svg"):
+            msg.add_attachment(data, maintype="image", subtype="svg+xml", filename=name)
+        else:
+            msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=name)
+    return msg
+
+
+def connect_smtp(server: Server) -> smtplib.SMTP:
+    """An SMTP connection, secured and logged in as the settings say.  Raises MailError."""
+    try:
+        client: smtplib.SMTP
+        if server.security == "ssl":
+            client = smtplib.SMTP_SSL(
+                server.host, server.port, timeout=server.timeout, context=ssl.create_default_context()
+            )
+        else:
+            client = smtplib.SMTP(server.host, server.port, timeout=server.timeout)
+            if server.security == "starttls":
+                client.starttls(context=ssl.create_default_context())
+        if server.user:
+            client.login(server.user, server.password() or "")
+        return client
+    except (OSError, smtplib.SMTPException) as exc:
+        raise MailError(f"cannot send through {server.host}:{server.port}: {exc}") from None
+
+
+def send(settings: MailSettings, mails: Sequence[Outgoing], date: int | None = None) -> list[str]:
+    """Send each mail to its one recipient over one connection; return the keys sent.
+
+    A recipient the server refuses is skipped (its key is not returned, so it is retried);
+    a failed connection raises MailError.
+    """
+    if not mails:
+        return []
+    sent: list[str] = []
+    client = connect_smtp(settings.smtp)
+    try:
+        for out in mails:
+            try:
+                client.send_message(build(settings, out, date), from_addr=settings.address, to_addrs=[out.to])
+            except smtplib.SMTPRecipientsRefused:
+                continue
+            except smtplib.SMTPException as exc:
+                raise MailError(f"sending to {out.to} failed: {exc}") from None
+            sent.append(out.key)
+    finally:
+        try:
+            client.quit()
+        except (OSError, smtplib.SMTPException):
+            client.close()
+    return sent
