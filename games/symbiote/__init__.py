@@ -1,1 +1,114 @@
-"""placeholder"""
+"""Symbiote (Invisible City Productions, 2003) for pbem: the plug-in object ``GAME``.
+
+The rules are in rules.py, the view in view.py, order files in orders.py and forms.py, the
+bots in bots.py and report text in report.py; rulings are in games/symbiote/README.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
+from pbem.rng import Rng
+
+from . import bots, forms, orders, report, rules, view
+from .rules import who
+
+INFO = GameInfo(
+    name="symbiote",
+    title="Symbiote",
+    min_players=3,
+    max_players=4,
+    summary="Pass the symbiote, dodge the parasite, and score pairs adding to 10 and royal J-Q-K sets.",
+    hidden_information=True,
+    variants=(
+        Variant("open-research", "Open Research: sets are played face up, not face down.", False),
+        Variant("all-night-lab", "All-Night Lab Session: play with a double deck.", False),
+        Variant(
+            "tens-always-move",
+            "A discarded ten moves the marker (10 clockwise, parasite up) even when it matches "
+            "neither suit nor rank of the top discard; off: only when it matches.",
+            True,
+        ),
+        Variant(
+            "parasite-discards-stop",
+            "The random discards of a parasite host stop as soon as one of them sends the parasite "
+            "away (or flips it); off: they go on down to two cards.",
+            False,
+        ),
+        Variant(
+            "last-taken-card",
+            "When the only card left after your sets is the one you took from the discard pile: "
+            "keep it and discard nothing, or discard it after all.",
+            "keep",
+            ("keep", "discard"),
+        ),
+        Variant(
+            "dealer",
+            "Who deals (and so starts with the symbiote): a random seat, or the last seat (so the "
+            "first seat plays first).",
+            "random",
+            ("random", "last-seat"),
+        ),
+    ),
+    docs="games/symbiote/README.md",
+)
+
+
+class Symbiote:
+    """The Symbiote rules behind the pbem plug-in API (see pbem.game.Game)."""
+
+    info = INFO
+    bots: Mapping[str, Bot] = bots.BOTS
+
+    def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
+        """Deal a new game.  Raises ValueError for a bad player count or option."""
+        return rules.setup(players, options, rng)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        """The one seat whose step it is; () once the game is over."""
+        return () if state["phase"] == "over" else (state["seat"],)
+
+    def observe(self, state: State, seat: int | None) -> View:
+        """The allow-list view of ``state`` for ``seat``."""
+        return view.observe(state, seat)
+
+    def order_form(self, view: View) -> list[str]:
+        """The commented blank order form for the seat."""
+        return forms.order_form(view)
+
+    def validate(self, view: View, lines: Sequence[OrderLine]) -> JSON:
+        """Check an order file; raises OrderErrors listing every bad line."""
+        return orders.validate(view, lines)
+
+    def default_orders(self, view: View) -> list[str]:
+        """Civil disorder: draw, play nothing, make a quiet discard."""
+        return forms.default_orders(view)
+
+    def resolve(self, state: State, orders: Mapping[int, JSON], rng: Rng) -> Resolution:
+        """Apply the acting seat's validated step; pure."""
+        return rules.resolve(state, orders, rng)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Scores and winners once the draw pile ran out at the start of a turn."""
+        if state["phase"] != "over":
+            return None
+        scores = tuple(state["scores"])
+        winners = tuple(state["winners"])
+        names = " and ".join(who(w) for w in winners)
+        points = ", ".join(f"{who(s)} {p}" for s, p in enumerate(scores))
+        return Outcome(winners=winners, scores=scores, summary=f"{names} won ({points}).")
+
+    def describe(self, view: View) -> tuple[str, str]:
+        """Report text (public, private) rendered from templates/symbiote/."""
+        return report.describe(view)
+
+    def pictures(self, view: View) -> dict[str, str]:
+        """No pictures: a card game reads fine as text."""
+        return {}
+
+
+GAME = Symbiote()
+
+__all__ = ["GAME", "INFO", "Symbiote"]

@@ -1,0 +1,129 @@
+"""The Symbiote bots.  They read only their View and write the lines a person would."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pbem.game import View
+from pbem.rng import Rng
+
+from .cards import RANK, best_sets, legal_sets, set_value
+from .forms import below_after
+from .orders import discard_choices, set_line, situation
+from .rules import marker_target
+
+
+def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
+    """Uniform choices among legal ones at each decision: take or draw (and, after a draw,
+    finish now or wait to see the card), each further set or stopping, then the discard."""
+    sit = situation(view)
+    if not sit.my_turn:
+        return []
+    lines: list[str] = []
+    hand = list(sit.hand)
+    taken: str | None = None
+    action = None
+    if sit.phase == "act":
+        options = [a for a, ok in (("take", sit.can_take), ("draw", sit.can_draw)) if ok]
+        if options:
+            action = rng.choice(options)
+            lines.append(action)
+            if action == "take" and sit.top is not None:
+                taken = sit.top
+                hand.append(taken)
+            elif action == "draw" and (not hand or rng.coin()):
+                return lines
+    before = Counter(sit.hand)
+    while True:
+        sets = legal_sets(hand)
+        pick = rng.randbelow(len(sets) + 1)
+        if pick == len(sets):
+            break
+        for card in sets[pick]:
+            hand.remove(card)
+        lines.append(set_line(sets[pick]))
+    choices = discard_choices(before, Counter(hand), taken, sit.keep_taken)
+    if action == "draw" and not choices:
+        return ["draw"]
+    if choices:
+        lines.append(f"discard {rng.choice(choices)}")
+    return lines
+
+
+def _leader(view: View) -> int | None:
+    """The rival who looks furthest ahead from public facts (open sets count exactly,
+    face-down sets at 3 points each)."""
+    pub = view.public
+    if "sets" in pub:
+        points = [sum(set_value(s) for s in mine) for mine in pub["sets"]]
+    else:
+        points = [3 * len(sizes) for sizes in pub["set_sizes"]]
+    rivals = [s for s in range(pub["players"]) if s != view.seat]
+    return max(rivals, key=lambda s: (points[s], -s)) if rivals else None
+
+
+def _marker_value(view: View, host: int, parasite: bool, leader: int | None) -> int:
+    if host == view.seat:
+        return -30 if parasite else 30
+    if host == leader:
+        return 20 if parasite else -20
+    return 5 if parasite else -5
+
+
+def _keep_value(card: str, hand: list[str]) -> int:
+    rank = RANK[card]
+    if rank == 10:
+        return 0
+    if rank > 10:
+        others = {RANK[c] for c in hand if c != card and RANK[c] > 10}
+        return 3 + len(others - {rank})
+    return 2
+
+
+def greedy_bot(game: Any, view: View, rng: Rng) -> list[str]:
+    """Take the discard when it makes a set worth more, else draw and look; play the best
+    sets (matched first); discard to keep or pull the symbiote, push the parasite or keep the
+    symbiote from the leader, and otherwise throw what is least useful."""
+    sit = situation(view)
+    if not sit.my_turn:
+        return []
+    lines: list[str] = []
+    hand = list(sit.hand)
+    taken: str | None = None
+    if sit.phase == "act":
+        take = False
+        if sit.can_take and sit.top is not None:
+            with_top = best_sets([*hand, sit.top])[0]
+            take = with_top > best_sets(hand)[0] or not sit.can_draw
+        if take and sit.top is not None:
+            lines.append("take")
+            taken = sit.top
+            hand.append(taken)
+        elif sit.can_draw:
+            return ["draw"]
+    _, chosen = best_sets(hand)
+    for cards in chosen:
+        for card in cards:
+            hand.remove(card)
+        lines.append(set_line(cards))
+    choices = discard_choices(Counter(sit.hand), Counter(hand), taken, sit.keep_taken)
+    if not choices:
+        return lines
+    pub = view.public
+    below = below_after(view, taken is not None)
+    leader = _leader(view)
+
+    def worth(card: str) -> tuple[int, int]:
+        target = marker_target(pub["players"], pub["host"], card, below, pub["options"]["tens-always-move"])
+        if target is None:
+            host, parasite = pub["host"], pub["parasite"]
+        else:
+            host, parasite = target, RANK[card] == 10
+        return (_marker_value(view, host, parasite, leader) - _keep_value(card, hand), -RANK[card])
+
+    lines.append(f"discard {max(choices, key=worth)}")
+    return lines
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot}

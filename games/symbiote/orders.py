@@ -1,0 +1,303 @@
+"""Symbiote order files: reading and checking them from a View, and the blank form.
+
+One file is one step of one seat.  In the first step of a turn (phase "act") the file says
+``take`` or ``draw``, then any ``pair``/``royal`` lines and a ``discard``:
+
+* ``take`` + sets + discard: the whole turn, every card known.
+* ``draw`` + sets + discard: the whole turn, written with the cards already in hand; the
+  drawn card simply stays in the hand.
+* ``draw`` alone: the engine asks the same seat again (phase "play"), showing the drawn
+  card; that second file holds only sets and the discard.  At most two files a turn.
+
+:func:`validate` returns ``{"action": "take"|"draw"|None, "wait": bool, "plays": [[card,
+...], ...], "discard": card|None}``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.game import (
+    AmbiguousOrderError,
+    IllegalOrderError,
+    InvalidOrderError,
+    OrderError,
+    OrderErrors,
+    OrderLine,
+    View,
+)
+
+from .cards import CardSyntaxError, legal_sets, parse_cards, set_kind, show, sort_cards, why_not_set
+
+KEYWORDS = ("take", "draw", "pair", "royal", "play", "discard")
+_SET_WORDS = {"pair": "pair", "royal": "royal", "play": None, "set": None, "meld": None}
+_TAKE_EXTRA = {"", "discard", "top", "the top card", "top card", "from discard", "from the discard pile"}
+_DRAW_EXTRA = {"", "card", "a card", "one", "1", "one card", "from the deck", "from the draw pile"}
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What the acting seat knows and may do, read from its View."""
+
+    seat: int | None
+    my_turn: bool
+    phase: str
+    hand: tuple[str, ...]
+    top: str | None
+    can_draw: bool
+    can_take: bool
+    keep_taken: bool
+    drawn: str | None
+
+
+def situation(view: View) -> Situation:
+    """The facts an order file is checked against."""
+    pub = view.public
+    phase = pub["phase"]
+    my_turn = view.seat is not None and pub["seat"] == view.seat and phase != "over"
+    hand = tuple(view.private.get("hand", ())) if view.seat is not None else ()
+    top = pub["discard"][-1] if pub["discard"] else None
+    acting = my_turn and phase == "act"
+    return Situation(
+        seat=view.seat,
+        my_turn=my_turn,
+        phase=phase,
+        hand=hand,
+        top=top,
+        can_draw=acting and pub["deck"] > 0,
+        can_take=acting and top is not None,
+        keep_taken=pub["options"]["last-taken-card"] == "keep",
+        drawn=view.private.get("drawn") if view.seat is not None else None,
+    )
+
+
+def discard_choices(
+    before: Counter[str], remaining: Counter[str], taken: str | None, keep: bool
+) -> list[str]:
+    """Cards that may be discarded from ``remaining``.  The card taken from the discard pile
+    may not go back, but an identical card held before (double deck) may; when the taken
+    card is all that is left, it is kept (``keep``) or must be discarded after all."""
+    out = [c for c, k in remaining.items() if k > 0 and (c != taken or min(k, before[c]) >= 1)]
+    if not out and taken is not None and remaining[taken] > 0 and not keep:
+        out = [taken]
+    return sort_cards(out)
+
+
+def set_line(cards: Sequence[str]) -> str:
+    """The order line that plays these cards."""
+    return ("pair " if len(cards) == 2 else "royal ") + " ".join(cards)
+
+
+def _nearest(text: str, candidates: Sequence[str]) -> str | None:
+    found = difflib.get_close_matches(text.lower(), [c.lower() for c in candidates], n=1, cutoff=0.4)
+    if not found:
+        return None
+    return next(c for c in candidates if c.lower() == found[0])
+
+
+def _unknown_line(line: OrderLine, word: str) -> InvalidOrderError:
+    try:
+        cards = parse_cards(line.text)
+    except CardSyntaxError:
+        cards = []
+    suggestion: str | None
+    if len(cards) == 1:
+        suggestion = f"discard {cards[0]}"
+    elif len(cards) in (2, 3):
+        suggestion = set_line(cards)
+    else:
+        close = difflib.get_close_matches(word, KEYWORDS, n=1, cutoff=0.5)
+        rest = line.text.split(None, 1)[1] if " " in line.text.strip() else ""
+        suggestion = f"{close[0]} {rest}".strip() if close else None
+    return InvalidOrderError(
+        line, f"{word!r} is not an order: write take, draw, pair, royal or discard", suggestion
+    )
+
+
+def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
+    """Read and check one order file against the seat's view.
+
+    Raises OrderErrors with every problem found (each naming its line where it has one).
+    """
+    sit = situation(view)
+    if not sit.my_turn:
+        whose = "the game is over" if sit.phase == "over" else f"it is seat {view.public['seat']}'s turn"
+        raise OrderErrors([IllegalOrderError(None, f"you have no orders to give: {whose}")])
+    errors: list[OrderError] = []
+    actions: list[tuple[OrderLine, str]] = []
+    sets: list[tuple[OrderLine, list[str], str | None]] = []
+    discards: list[tuple[OrderLine, str]] = []
+    for line in lines:
+        text = line.text.strip()
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        rest = rest.strip()
+        if word in ("take", "draw"):
+            extra = _TAKE_EXTRA if word == "take" else _DRAW_EXTRA
+            if rest.lower() in extra:
+                actions.append((line, word))
+                continue
+            if word == "take":
+                try:
+                    named = parse_cards(rest)
+                except CardSyntaxError:
+                    named = []
+                if len(named) == 1 and named[0] == sit.top:
+                    actions.append((line, word))
+                    continue
+                msg = f"you can only take the top card of the discard pile ({sit.top or 'it is empty'})"
+                errors.append(IllegalOrderError(line, msg, "take"))
+                continue
+            errors.append(InvalidOrderError(line, "draw takes nothing after it", "draw"))
+            continue
+        if word in _SET_WORDS or word == "discard":
+            try:
+                cards = parse_cards(rest)
+            except CardSyntaxError as exc:
+                known = list(sit.hand) + ([sit.top] if sit.top and sit.can_take else [])
+                errors.append(InvalidOrderError(line, str(exc), _card_suggestion(word, rest, known)))
+                continue
+            if word == "discard":
+                if len(cards) != 1:
+                    errors.append(
+                        InvalidOrderError(line, f"discard names exactly one card, not {len(cards)}")
+                    )
+                    continue
+                discards.append((line, cards[0]))
+            else:
+                sets.append((line, cards, _SET_WORDS[word]))
+            continue
+        if not word:
+            continue
+        errors.append(_unknown_line(line, word))
+
+    # --- take or draw
+    action: str | None = None
+    if sit.phase == "play":
+        for line, _word in actions:
+            msg = f"you already drew this turn (you drew {sit.drawn}): now play sets and discard"
+            errors.append(IllegalOrderError(line, msg))
+    else:
+        for k, (line, word) in enumerate(actions):
+            if k > 0:
+                first = actions[0][0]
+                msg = f"one take or draw a turn; line {first.number} already says {first.text!r}"
+                errors.append(AmbiguousOrderError(line, msg))
+            elif word == "take" and not sit.can_take:
+                errors.append(
+                    IllegalOrderError(line, "the discard pile is empty", "draw" if sit.can_draw else None)
+                )
+            elif word == "draw" and not sit.can_draw:
+                errors.append(
+                    IllegalOrderError(line, "the draw pile is empty", "take" if sit.can_take else None)
+                )
+            else:
+                action = word
+        if not actions and (sit.can_draw or sit.can_take):
+            top = f" (the top discard is {sit.top})" if sit.can_take else ""
+            choices = " or ".join(w for w, ok in (("take", sit.can_take), ("draw", sit.can_draw)) if ok)
+            errors.append(IllegalOrderError(None, f"missing a first line: {choices}{top}"))
+    taken = sit.top if action == "take" else None
+    before = Counter(sit.hand)
+    pool = before.copy()
+    if taken is not None:
+        pool[taken] += 1
+    wait = action == "draw" and not sets and not discards
+
+    # --- sets
+    plays: list[list[str]] = []
+    used_on: dict[str, int] = {}
+    for line, cards, declared in sets:
+        kind = set_kind(cards)
+        if kind is None:
+            errors.append(IllegalOrderError(line, f"not a set: {why_not_set(cards)}"))
+            continue
+        if declared is not None and declared != kind:
+            msg = (
+                f"{' '.join(cards)} is a {'royal symbiote' if kind == 'royal' else 'pair'}, not a {declared}"
+            )
+            errors.append(IllegalOrderError(line, msg, set_line(sort_cards(cards))))
+            continue
+        need = Counter(cards)
+        bad = [c for c in need if pool[c] < need[c]]
+        if bad:
+            errors.append(_missing(line, bad[0], sit, before, taken, used_on, action))
+            continue
+        pool.subtract(need)
+        for c in cards:
+            used_on[c] = line.number
+        plays.append(sort_cards(cards))
+
+    # --- discard
+    discard: str | None = None
+    choices = discard_choices(before, pool, taken, sit.keep_taken)
+    for k, (line, card) in enumerate(discards):
+        if k > 0:
+            first = discards[0][0]
+            msg = f"one discard a turn; line {first.number} already discards"
+            errors.append(AmbiguousOrderError(line, msg))
+            continue
+        if card in choices:
+            discard = card
+        elif pool[card] > 0 and card == taken:
+            if choices:
+                msg = f"you may not discard {card}: you took it from the discard pile this turn"
+            else:
+                msg = f"{card} is the card you took and all you have left: you keep it, no discard"
+            sug = f"discard {choices[0]}" if choices else None
+            errors.append(IllegalOrderError(line, msg, sug))
+        elif action == "draw" and not sit.hand:
+            errors.append(IllegalOrderError(line, "your hand is empty before the draw: write `draw` alone"))
+        else:
+            errors.append(_missing(line, card, sit, before, taken, used_on, action))
+    if not discards:
+        if action == "draw" and not wait:
+            msg = (
+                "missing discard: after `draw`, either write nothing else (you will be asked "
+                "again once you see the card) or end the turn with a discard"
+            )
+            errors.append(IllegalOrderError(None, msg, f"discard {choices[0]}" if choices else None))
+        elif action != "draw" and choices and sit.phase in ("act", "play"):
+            msg = f"missing discard: you must discard one of {' '.join(choices)}"
+            errors.append(IllegalOrderError(None, msg, f"discard {choices[0]}"))
+    if errors:
+        errors.sort(key=lambda e: (e.line is None, e.line.number if e.line else 0))
+        raise OrderErrors(errors)
+    return {"action": action, "wait": wait, "plays": plays, "discard": discard}
+
+
+def _missing(
+    line: OrderLine,
+    card: str,
+    sit: Situation,
+    before: Counter[str],
+    taken: str | None,
+    used_on: dict[str, int],
+    action: str | None,
+) -> OrderError:
+    held = before[card] + (1 if card == taken else 0)
+    if held and card in used_on:
+        return IllegalOrderError(line, f"{card} is already played on line {used_on[card]}")
+    note = ""
+    if action == "draw":
+        note = " (the card you draw is not known yet: write `draw` alone to choose after seeing it)"
+    elif card == sit.top and taken is None and sit.can_take:
+        note = f" ({card} is the top discard: add `take` to take it)"
+    hand = list(sit.hand) + ([taken] if taken else [])
+    msg = f"you do not hold {card}; your hand: {show(hand)}{note}"
+    word = line.text.split(None, 1)[0].lower()
+    if word == "discard":
+        sug = _nearest(f"discard {card}", [f"discard {c}" for c in sort_cards(set(hand))])
+    else:
+        sug = _nearest(line.text, [set_line(s) for s in legal_sets(hand)])
+    return IllegalOrderError(line, msg, sug)
+
+
+def _card_suggestion(word: str, rest: str, pool: Sequence[str]) -> str | None:
+    if word == "discard":
+        return _nearest(f"discard {rest}", [f"discard {c}" for c in sort_cards(set(pool))])
+    return _nearest(f"{word} {rest}", [set_line(s) for s in legal_sets(pool)])

@@ -1,0 +1,100 @@
+"""Report text for a Symbiote view, rendered with templates/symbiote/*.j2.
+
+The context is built here from the View alone (so nothing hidden can reach the public
+text), with long lists wrapped to fit a mail body (lines under 72 characters).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from pbem.game import View
+from pbem.render import render
+
+from .cards import legal_sets, set_kind, set_value, show
+from .rules import who
+
+WIDTH = 70
+
+
+def wrap(text: str, indent: str = "  ") -> list[str]:
+    """``text`` broken into lines of at most WIDTH characters, continuation lines indented."""
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [""]
+
+
+def _describe_set(cards: list[str]) -> str:
+    kind = "royal" if set_kind(cards) == "royal" else "pair"
+    return f"{kind} {' '.join(cards)} ({set_value(cards)})"
+
+
+def public_context(view: View) -> dict[str, Any]:
+    """The template variables for the public part."""
+    pub = view.public
+    n = pub["players"]
+    over = pub["phase"] == "over"
+    face = "parasite" if pub["parasite"] else "symbiote"
+    seats = []
+    for seat in range(n):
+        sizes = pub["set_sizes"][seat]
+        if "sets" in pub:
+            sets_text = ", ".join(_describe_set(s) for s in pub["sets"][seat]) or "no sets"
+        else:
+            sets_text = f"{len(sizes)} set{'s' if len(sizes) != 1 else ''} face down"
+            if sizes:
+                sets_text += f" ({sum(sizes)} cards)"
+        marks = []
+        if seat == pub["host"]:
+            marks.append(f"has the {face}")
+        if seat == pub["dealer"]:
+            marks.append("dealer")
+        if not over and seat == pub["seat"]:
+            marks.append("to play")
+        line = f"{who(seat)}: {pub['hands'][seat]} in hand; {sets_text}"
+        if marks:
+            line += f" [{', '.join(marks)}]"
+        if over:
+            line += f"; score {pub['scores'][seat]}"
+        seats.append(wrap(line, "    "))
+    options = [name for name in ("open-research", "all-night-lab") if pub["options"][name]]
+    pile = pub["discard"]
+    return {
+        "turn": pub["turn"],
+        "over": over,
+        "to_play": who(pub["seat"]),
+        "step": "play (after drawing)" if pub["phase"] == "play" else "take or draw",
+        "face": face,
+        "host": who(pub["host"]),
+        "deck": pub["deck"],
+        "top": pile[-1] if pile else "(empty)",
+        "pile": wrap(f"Discard pile, bottom to top: {' '.join(pile) or '(empty)'}"),
+        "aside": wrap(f"Tens set aside: {' '.join(pub['aside']) or 'none'}"),
+        "seats": seats,
+        "variants": ", ".join(options) or "none",
+        "last": [wrap(text) for text in pub["last"]],
+        "winners": " and ".join(who(w) for w in pub.get("winners") or []),
+    }
+
+
+def private_context(view: View) -> dict[str, Any]:
+    """The template variables for the private part (only what view.seat may know)."""
+    priv = view.private
+    hand = priv.get("hand", [])
+    sets = priv.get("sets", [])
+    return {
+        "seat": who(view.seat) if view.seat is not None else "",
+        "hand": wrap(f"Your hand: {show(hand)}"),
+        "drawn": priv.get("drawn"),
+        "sets": [_describe_set(s) for s in sets],
+        "points": sum(set_value(s) for s in sets),
+        "playable": wrap("Sets in your hand: " + ", ".join(" ".join(s) for s in found))
+        if (found := legal_sets(hand))
+        else [],
+    }
+
+
+def describe(view: View) -> tuple[str, str]:
+    """(public text, private text) for a mail report."""
+    public = render("symbiote/public.txt.j2", **public_context(view))
+    private = "" if view.seat is None else render("symbiote/private.txt.j2", **private_context(view))
+    return public, private

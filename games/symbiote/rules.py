@@ -1,0 +1,331 @@
+"""The rules of Symbiote as pure functions of (state, orders, rng).
+
+State (JSON only; lists of cards are multisets, the top of a pile is its last element)::
+
+    n         number of players; seats 0..n-1 sit clockwise, "left" is the next seat
+    opt       the options (see OPTION_DEFAULTS)
+    dealer    the seat that dealt
+    deck      the draw pile (hidden)
+    discard   the discard pile (face up)
+    aside     the tens set aside out of play (face up)
+    hands     each seat's hand (hidden)
+    sets      each seat's played sets, each a list of 2 or 3 cards
+    host      the seat holding the marker
+    parasite  True when the marker shows its parasite face
+    seat      whose turn it is
+    phase     "act" (choose take/draw), "play" (drew alone: now play and discard) or "over"
+    drawn     in phase "play", the card just drawn (shown to its owner only)
+    turn      the player turn counter, 1 for the first player's first turn
+    last      public texts of what happened in the last step
+    scores    None until the end, then each seat's score
+    winners   None until the end, then the winning seats
+
+:func:`resolve` never changes its input: it copies the containers it changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.game import Event, Resolution
+from pbem.rng import Rng
+
+from .cards import RANK, STEPS, SUIT, full_deck, set_value, show
+
+State = dict[str, Any]
+
+OPTION_DEFAULTS: dict[str, Any] = {
+    "open-research": False,
+    "all-night-lab": False,
+    "tens-always-move": True,
+    "parasite-discards-stop": False,
+    "last-taken-card": "keep",
+    "dealer": "random",
+}
+
+
+def who(seat: int) -> str:
+    """How reports name a seat (seats are 0-based, people count from 1)."""
+    return f"player {seat + 1}"
+
+
+def options_of(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The full option set: defaults overlaid with ``options``.
+
+    Raises ValueError for an unknown option or a value of the wrong kind.
+    """
+    out = dict(OPTION_DEFAULTS)
+    for name, value in options.items():
+        if name not in OPTION_DEFAULTS:
+            raise ValueError(f"symbiote has no option {name!r}; options: {', '.join(OPTION_DEFAULTS)}")
+        if type(value) is not type(OPTION_DEFAULTS[name]):
+            raise ValueError(f"option {name!r} takes a {type(OPTION_DEFAULTS[name]).__name__}")
+        out[name] = value
+    if out["last-taken-card"] not in ("keep", "discard"):
+        raise ValueError("option 'last-taken-card' is 'keep' or 'discard'")
+    if out["dealer"] not in ("random", "last-seat"):
+        raise ValueError("option 'dealer' is 'random' or 'last-seat'")
+    return out
+
+
+def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
+    """Shuffle, deal three cards each, turn up the first discard, give the dealer the marker,
+    and do the first player's start-of-turn draw.  Raises ValueError for 1-2 or 5+ players."""
+    if not 3 <= players <= 4:
+        raise ValueError(f"Symbiote is for three or four players, not {players}")
+    opt = options_of(options)
+    deck = full_deck(opt["all-night-lab"])
+    rng.shuffle(deck)
+    dealer = rng.randbelow(players) if opt["dealer"] == "random" else players - 1
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for _ in range(3):
+        for k in range(1, players + 1):
+            hands[(dealer + k) % players].append(deck.pop())
+    first = (dealer + 1) % players
+    state: State = {
+        "n": players,
+        "opt": opt,
+        "dealer": dealer,
+        "deck": deck,
+        "discard": [deck.pop()],
+        "aside": [],
+        "hands": hands,
+        "sets": [[] for _ in range(players)],
+        "host": dealer,
+        "parasite": False,
+        "seat": first,
+        "phase": "act",
+        "drawn": None,
+        "turn": 1,
+        "last": [],
+        "scores": None,
+        "winners": None,
+    }
+    events: list[Event] = [
+        Event(f"{who(dealer)} deals and hosts the symbiote; {who(first)} plays first."),
+        Event(f"The first discard is {state['discard'][0]}."),
+    ]
+    for seat in range(players):
+        events.append(Event(f"You were dealt {show(hands[seat])}.", (seat,)))
+    start_turn(state, rng, events)
+    state["last"] = [e.text for e in events if e.to is None]
+    return state
+
+
+def copy_state(state: State) -> State:
+    """A copy safe to change: fresh containers for everything a step may change."""
+    new = dict(state)
+    new["deck"] = state["deck"][:]
+    new["discard"] = state["discard"][:]
+    new["aside"] = state["aside"][:]
+    new["hands"] = [h[:] for h in state["hands"]]
+    new["sets"] = [s[:] for s in state["sets"]]
+    return new
+
+
+# ---------------------------------------------------------------------------- the marker
+
+
+def marker_target(n: int, host: int, card: str, below: str | None, tens_always_move: bool) -> int | None:
+    """Where discarding ``card`` onto ``below`` sends the marker, or None if it stays.
+
+    A card matching ``below`` in suit or rank moves it clockwise by its number (A=1 .. 9) or
+    counter-clockwise 1/2/3 for J/Q/K, counted from the current ``host`` and around the table
+    as often as needed; a ten (a parasite) moves it 10 clockwise, matching or not unless
+    ``tens_always_move`` is off.  It arrives parasite face up after a ten, symbiote face up
+    after anything else (even when it lands where it started).
+    """
+    match = below is not None and (RANK[card] == RANK[below] or SUIT[card] == SUIT[below])
+    if match or (tens_always_move and RANK[card] == 10):
+        return (host + STEPS[card]) % n
+    return None
+
+
+def discard_card(state: State, seat: int, card: str, events: list[Event], how: str = "discards") -> None:
+    """Put ``card`` (already out of the hand) on the discard pile, or aside if it is a ten,
+    and move the marker when the rules say so."""
+    pile = state["discard"]
+    below = pile[-1] if pile else None
+    target = marker_target(state["n"], state["host"], card, below, state["opt"]["tens-always-move"])
+    if RANK[card] == 10:
+        state["aside"].append(card)
+        events.append(Event(f"{who(seat)} {how} {card}, a parasite: it is set aside out of play."))
+    else:
+        pile.append(card)
+        if below is None:
+            events.append(Event(f"{who(seat)} {how} {card} onto the empty discard pile."))
+        elif target is not None:
+            events.append(Event(f"{who(seat)} {how} {card} on {below}: Sym-biote!"))
+        else:
+            events.append(Event(f"{who(seat)} {how} {card} on {below}."))
+    if target is not None:
+        steps = STEPS[card]
+        state["host"] = target
+        state["parasite"] = steps == 10
+        face = "parasite" if steps == 10 else "symbiote"
+        way = "clockwise" if steps > 0 else "counter-clockwise"
+        events.append(Event(f"The {face} moves {abs(steps)} {way} to {who(target)}."))
+
+
+# ---------------------------------------------------------------------------- turns
+
+
+def start_turn(state: State, rng: Rng, events: list[Event]) -> None:
+    """Begin the turn of ``state["seat"]``: end the game if the draw pile is empty, else do
+    the forced parasite discards and the draw-up (to 5 with the symbiote, 2 with the
+    parasite, else 3), as far as the draw pile lasts."""
+    if not state["deck"]:
+        finish(state, events)
+        return
+    seat = state["seat"]
+    hand = state["hands"][seat]
+    hosting = state["host"] == seat
+    parasite = hosting and state["parasite"]
+    target = (2 if parasite else 5) if hosting else 3
+    if parasite and len(hand) > 2:
+        events.append(Event(f"{who(seat)} hosts the parasite: cards are discarded at random down to two."))
+        stop = state["opt"]["parasite-discards-stop"]
+        while len(hand) > 2:
+            if stop and not (state["host"] == seat and state["parasite"]):
+                events.append(Event(f"The parasite has left {who(seat)}: the random discards stop."))
+                break
+            discard_card(state, seat, hand.pop(rng.randbelow(len(hand))), events, "is made to discard")
+    deck = state["deck"]
+    drawn: list[str] = []
+    while len(hand) < target and deck:
+        card = deck.pop()
+        hand.append(card)
+        drawn.append(card)
+    if drawn:
+        s = "" if len(drawn) == 1 else "s"
+        events.append(Event(f"{who(seat)} draws {len(drawn)} card{s} (up to {target})."))
+        events.append(Event(f"You drew {show(drawn)}.", (seat,)))
+    if not deck:
+        events.append(Event("The draw pile is empty: the game ends before the next turn."))
+    events.append(Event(f"Turn {state['turn']}: {who(seat)} to play."))
+
+
+def next_turn(state: State, rng: Rng, events: list[Event]) -> None:
+    """Pass the turn clockwise and start it."""
+    state["seat"] = (state["seat"] + 1) % state["n"]
+    state["phase"] = "act"
+    state["drawn"] = None
+    state["turn"] += 1
+    start_turn(state, rng, events)
+
+
+def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
+    """Apply the acting seat's validated orders (see orders.validate for their shape).
+
+    Raises ValueError if the orders do not fit the state (a bug: validation checks them).
+    """
+    seat = state["seat"]
+    if state["phase"] == "over" or seat not in orders:
+        raise ValueError(f"no orders from {who(seat)}, the seat to act")
+    order = orders[seat]
+    s = copy_state(state)
+    events: list[Event] = []
+    hand = s["hands"][seat]
+    action = order.get("action")
+    if s["phase"] == "play" and action is not None:
+        raise ValueError("take/draw in the play step")
+    if action == "take":
+        if not s["discard"]:
+            raise ValueError("take from an empty discard pile")
+        card = s["discard"].pop()
+        hand.append(card)
+        events.append(Event(f"{who(seat)} takes {card} from the discard pile."))
+    elif action == "draw":
+        if not s["deck"]:
+            raise ValueError("draw from an empty draw pile")
+        card = s["deck"].pop()
+        hand.append(card)
+        events.append(Event(f"{who(seat)} draws a card."))
+        events.append(Event(f"You drew {card}.", (seat,)))
+        if order.get("wait"):
+            s["phase"] = "play"
+            s["drawn"] = card
+            s["last"] = [e.text for e in events if e.to is None]
+            return Resolution(s, tuple(events))
+    elif s["phase"] == "act" and (s["deck"] or s["discard"]):
+        raise ValueError("missing take/draw")
+    play_sets(s, seat, order.get("plays", ()), events)
+    card = order.get("discard")
+    if card is not None:
+        try:
+            hand.remove(card)
+        except ValueError:
+            raise ValueError(f"discard {card} not in hand") from None
+        discard_card(s, seat, card, events)
+    elif hand:
+        events.append(Event(f"{who(seat)} keeps the card taken and discards nothing."))
+    next_turn(s, rng, events)
+    s["last"] = [e.text for e in events if e.to is None]
+    return Resolution(s, tuple(events))
+
+
+def play_sets(state: State, seat: int, plays: Any, events: list[Event]) -> None:
+    """Move each set from the hand to the seat's table, face down unless Open Research."""
+    if not plays:
+        return
+    hand = state["hands"][seat]
+    table = state["sets"][seat]
+    open_research = state["opt"]["open-research"]
+    for cards in plays:
+        for c in cards:
+            try:
+                hand.remove(c)
+            except ValueError:
+                raise ValueError(f"played {c} not in hand") from None
+        played = list(cards)
+        value = set_value(played)
+        table.append(played)
+        kind = "pair" if len(played) == 2 else "royal symbiote"
+        if open_research:
+            events.append(Event(f"{who(seat)} plays a {kind} face up: {' '.join(played)} ({value} points)."))
+        else:
+            events.append(Event(f"{who(seat)} plays a set of {len(played)} cards face down."))
+            events.append(Event(f"Your {kind} {' '.join(played)} is worth {value} points.", (seat,)))
+
+
+# ---------------------------------------------------------------------------- the end
+
+
+def score(state: State) -> list[int]:
+    """Each seat's score: its sets' values, +1 a set with the symbiote, -1 a set with the parasite."""
+    out = []
+    for seat, sets in enumerate(state["sets"]):
+        points = sum(set_value(s) for s in sets)
+        if seat == state["host"]:
+            points += -len(sets) if state["parasite"] else len(sets)
+        out.append(points)
+    return out
+
+
+def winners(state: State, scores: list[int]) -> list[int]:
+    """Highest score wins; a tie goes to the symbiote's host, or to the tied players without
+    the parasite; any tie left stands (several winners)."""
+    best = max(scores)
+    tied = [s for s, p in enumerate(scores) if p == best]
+    if len(tied) > 1 and state["host"] in tied:
+        if state["parasite"]:
+            tied.remove(state["host"])
+        else:
+            tied = [state["host"]]
+    return tied
+
+
+def finish(state: State, events: list[Event]) -> None:
+    """End the game: reveal and score every set."""
+    state["phase"] = "over"
+    state["drawn"] = None
+    scores = score(state)
+    state["scores"] = scores
+    state["winners"] = winners(state, scores)
+    events.append(Event("The draw pile is empty at the start of a turn: the game is over."))
+    for seat, sets in enumerate(state["sets"]):
+        shown = ", ".join(" ".join(s) for s in sets) or "no sets"
+        events.append(Event(f"{who(seat)}: {shown}: {scores[seat]} points."))
+    names = " and ".join(who(w) for w in state["winners"])
+    events.append(Event(f"Winner: {names}." if len(state["winners"]) == 1 else f"Winners: {names}."))
