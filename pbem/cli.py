@@ -1,0 +1,376 @@
+"""The ``pbem`` command line: thin commands over the library.
+
+Only click is imported at start-up; each command imports what it needs, so ``pbem --help``
+stays fast.  Domain errors (pbem.errors) are turned into messages and exit codes in one
+place, :class:`PbemGroup`: 0 success, 1 rejected input, 2 usage.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class PbemGroup(click.Group):
+    """A click group that reports pbem errors without a traceback, with their exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from pbem.errors import PbemError
+
+        try:
+            return super().invoke(ctx)
+        except PbemError as exc:
+            click.echo(f"pbem: {exc.message}", err=True)
+            if exc.hint:
+                click.echo(f"  what to do: {exc.hint}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pbem")
+def main() -> None:
+    """Play tabletop games by email or through a shared folder, with signed orders
+    and reports whose hidden parts are encrypted to each player."""
+
+
+def _key(path: str) -> Any:
+    from pbem.keys import Identity
+
+    return Identity.load(path)
+
+
+def _read_text(path: str) -> str:
+    from pbem.errors import UsageError
+
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+
+
+# ---- keys -----------------------------------------------------------------------------------
+@main.command()
+@click.argument("name")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=".", help="Folder for the files.")
+def keygen(name: str, out_dir: str) -> None:
+    """Make a secret identity NAME.key (mode 0600) and a public card NAME.pub."""
+    from pbem.keys import Identity, check_name
+
+    check_name(name)
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    identity = Identity.generate(name)
+    identity.save(folder / f"{name}.key")
+    card = identity.public().to_text()
+    (folder / f"{name}.pub").write_text(card, encoding="utf-8")
+    click.echo(f"secret identity: {folder / (name + '.key')} (keep it private; back it up)")
+    click.echo(f"public key card: {folder / (name + '.pub')} (send this to your moderator):\n")
+    click.echo(card, nl=False)
+
+
+@main.group()
+def key() -> None:
+    """Inspect an identity."""
+
+
+@key.command("age-identity")
+@click.argument("keyfile", type=click.Path(exists=True, dir_okay=False))
+def key_age_identity(keyfile: str) -> None:
+    """Print the AGE-SECRET-KEY line that `age -d -i` needs."""
+    click.echo(_key(keyfile).age_identity_line())
+
+
+@key.command("public")
+@click.argument("keyfile", type=click.Path(exists=True, dir_okay=False))
+def key_public(keyfile: str) -> None:
+    """Print the public key card of an identity."""
+    click.echo(_key(keyfile).public().to_text(), nl=False)
+
+
+# ---- games and folders --------------------------------------------------------------------
+@main.command()
+def games() -> None:
+    """List installed games, their player counts and variants."""
+    from pbem.registry import game_names, get_game
+
+    for name in game_names():
+        info = get_game(name).info
+        click.echo(f"{name}: {info.title}, {info.min_players}-{info.max_players} players. {info.summary}")
+        for v in info.variants:
+            choices = f" (one of {', '.join(map(str, v.choices))})" if v.choices else ""
+            click.echo(f"    --option {v.name}={str(v.default).lower()}{choices}: {v.description}")
+
+
+@main.command()
+@click.argument("game")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--moderator-key", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    metavar="NAME=CARD.pub",
+    help="A seat, in clockwise order: the player's name and public key card.",
+)
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A variant option.")
+def new(
+    game: str, folder: str, moderator_key: str, players: tuple[str, ...], options: tuple[str, ...]
+) -> None:
+    """Create a game of GAME in FOLDER and write the turn 1 reports."""
+    from pbem.engine import GameFolder
+    from pbem.errors import UsageError
+    from pbem.keys import PublicCard
+
+    cards = []
+    for spec in players:
+        name, sep, path = spec.partition("=")
+        if not sep:
+            raise UsageError(f"--player takes NAME=CARD.pub, got {spec!r}")
+        card = PublicCard.load(path)
+        if card.name.lower() != name.lower():
+            raise UsageError(f"the card in {path} is {card.name!r}'s, not {name!r}'s")
+        cards.append(card)
+    opts = {}
+    for spec in options:
+        name, sep, value = spec.partition("=")
+        if not sep:
+            raise UsageError(f"--option takes NAME=VALUE, got {spec!r}")
+        opts[name.strip()] = value
+    gf = GameFolder.create(folder, game, _key(moderator_key), cards, opts, now=_now())
+    save = gf.read()
+    click.echo(f"created {save.game} game {save.game_id} in {folder}")
+    click.echo(f"reports for turn 1 are in {gf.reports_dir(1)}")
+    click.echo(f"awaiting orders from: {', '.join(save.names[s] for s in save.awaiting)}")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def status(folder: str, as_json: bool) -> None:
+    """Say the turn and whose orders are awaited (no key needed)."""
+    import json
+
+    from pbem.engine import GameFolder
+
+    save = GameFolder(folder).read()
+    names = save.names
+    info = {
+        "game": save.game,
+        "game_id": save.game_id,
+        "turn": save.turn,
+        "awaiting": [names[s] for s in save.awaiting if s not in save.body["submitted"]],
+        "submitted": [names[s] for s in save.body["submitted"]],
+        "players": [{"name": p["card"]["name"], "status": p["status"]} for p in save.body["players"]],
+        "outcome": save.body["outcome"],
+        "written": save.body["written"],
+    }
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    click.echo(f"{save.game} game {save.game_id}, turn {save.turn} (saved {info['written']})")
+    if save.body["outcome"]:
+        click.echo(f"game over: {save.body['outcome']['summary']}")
+    else:
+        click.echo(f"awaiting orders from: {', '.join(info['awaiting']) or 'nobody (ready to advance)'}")
+        if info["submitted"]:
+            click.echo(f"orders in from: {', '.join(info['submitted'])}")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True)
+def show(folder: str, keyfile: str, as_json: bool) -> None:
+    """Show the moderator everything: full state, pending orders, last events."""
+    import json
+
+    from pbem.engine import GameFolder
+
+    loaded = GameFolder(folder).load(_key(keyfile))
+    doc = {
+        "game": loaded.save.game,
+        "game_id": loaded.save.game_id,
+        "turn": loaded.save.turn,
+        "players": loaded.save.names,
+        "state": loaded.secret.state,
+        "pending": loaded.secret.pending,
+        "events": loaded.secret.events,
+    }
+    if as_json:
+        click.echo(json.dumps(doc, indent=2, sort_keys=True))
+        return
+    for seat in range(len(loaded.save.names)):
+        _, private = loaded.game.describe(loaded.view(seat))
+        click.echo(f"--- {loaded.save.names[seat]} ---\n{private.rstrip()}")
+    click.echo(f"--- table ---\n{loaded.game.describe(loaded.view(None))[0].rstrip()}")
+    click.echo(f"--- pending orders: {json.dumps(loaded.secret.pending, sort_keys=True)}")
+
+
+# ---- a player's tools -------------------------------------------------------------------------
+@main.command()
+@click.argument("report", type=click.Path(exists=True, dir_okay=False))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+def read(report: str, keyfile: str) -> None:
+    """Print a report with its private part decrypted."""
+    from pbem.reports import parse_report
+
+    click.echo(parse_report(_read_text(report), report, _key(keyfile)).readable(), nl=False)
+
+
+@main.command()
+@click.argument("report", type=click.Path(exists=True, dir_okay=False))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write the form here instead of stdout.")
+def orders(report: str, keyfile: str, out: str | None) -> None:
+    """Write a blank order form listing exactly what you may do now."""
+    from pbem.player import order_form
+
+    text = order_form(_read_text(report), report, _key(keyfile))
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"order form written to {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--report", required=True, type=click.Path(exists=True, dir_okay=False))
+def check(orders_file: str, keyfile: str, report: str) -> None:
+    """Check orders offline with the engine's own validation."""
+    from pbem.player import check_orders
+
+    count = check_orders(_read_text(orders_file), orders_file, _read_text(report), report, _key(keyfile))
+    click.echo(f"{orders_file}: {count} order(s), all accepted by the rules")
+
+
+@main.command()
+@click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+@click.option("--no-seal", is_flag=True, help="Do not encrypt the signed block to the moderator.")
+def sign(orders_file: str, keyfile: str, out: str | None, no_seal: bool) -> None:
+    """Sign a filled-in order form (and seal it to the moderator)."""
+    from pbem.player import sign_orders
+
+    text = sign_orders(_read_text(orders_file), orders_file, _key(keyfile), seal_orders=not no_seal)
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"signed orders written to {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+# ---- the moderator --------------------------------------------------------------------------
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+def submit(folder: str, files: tuple[str, ...], keyfile: str) -> None:
+    """Verify, validate and record order files for the current turn."""
+    from pbem.engine import GameFolder
+    from pbem.errors import PbemError
+
+    gf = GameFolder(folder)
+    moderator = _key(keyfile)
+    failed: PbemError | None = None
+    for path in files:
+        try:
+            receipt = gf.submit(_read_text(path), moderator, source=path, now=_now())
+        except PbemError as exc:
+            click.echo(f"rejected {exc.message}", err=True)
+            if exc.hint:
+                click.echo(f"  what to do: {exc.hint}", err=True)
+            failed = failed or exc
+            continue
+        verb = "replaced" if receipt.replaced else "accepted"
+        click.echo(f"{verb}: orders of {receipt.player} for turn {receipt.turn} (seq {receipt.seq})")
+        if receipt.awaiting:
+            click.echo(f"still awaiting: {', '.join(receipt.awaiting)}")
+        else:
+            click.echo("all orders are in: ready to advance")
+    if failed is not None:
+        sys.exit(failed.exit_code)
+
+
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--fill",
+    type=click.Choice(["none", "default", "random", "greedy"]),
+    default="none",
+    help="Orders for seats that sent none: the game's default orders or a bot's.",
+)
+@click.option("--preview", is_flag=True, help="Show what the advance would do; write nothing.")
+def advance(folder: str, keyfile: str, fill: str, preview: bool) -> None:
+    """Resolve the turn when every awaited order is in, and write the reports."""
+    from pbem.engine import GameFolder
+    from pbem.player import fill_orders
+
+    gf = GameFolder(folder)
+    moderator = _key(keyfile)
+    filling = None if fill == "none" else fill_orders(gf.load(moderator), fill)
+    result = gf.advance(moderator, now=_now(), fill=filling, preview=preview)
+    if preview:
+        click.echo("preview only, nothing written:")
+    for event in result.events:
+        click.echo(f"  {'(private) ' if event.to is not None else ''}{event.text}")
+    if result.filled:
+        click.echo(f"orders filled in ({fill}) for: {', '.join(result.filled)}")
+    if result.outcome is not None:
+        click.echo(f"game over: {result.outcome.summary}")
+    else:
+        click.echo(f"turn {result.turn}: awaiting {', '.join(result.awaiting)}")
+    if result.reports:
+        click.echo(f"reports written to {result.reports[0].parent}")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+def verify(folder: str) -> None:
+    """Re-play a finished game from its revealed seed and check it ends where it did."""
+    from pbem.engine import GameFolder, verify_replay
+
+    turns = verify_replay(GameFolder(folder).read())
+    click.echo(f"verified: {turns} turns re-played from the revealed seed reach the final position")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="Number of seats (default: the game's maximum).")
+@click.option("--seed", type=int, default=7, help="Makes the whole demo repeatable.")
+@click.option("--out", type=click.Path(file_okay=False), default="demo-out", help="Folder for all files.")
+@click.option("--bots", default="greedy,random", help="Bots by seat, comma-separated, cycled.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE")
+def demo(game: str, players: int | None, seed: int, out: str, bots: str, options: tuple[str, ...]) -> None:
+    """Play a whole game with bots through the real pipeline and print the winner."""
+    from pbem.demo import run_demo
+
+    opts = dict(o.split("=", 1) for o in options if "=" in o)
+    result = run_demo(game, players, seed, Path(out), bots.split(","), opts, progress=click.echo)
+    click.echo(result.summary)
+
+
+def _register_plugins() -> None:
+    """Add command groups that live in other modules (the moderator's)."""
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    if find_spec("pbem.cli_moderator") is not None:
+        import_module("pbem.cli_moderator").register(main)
+
+
+_register_plugins()

@@ -1,0 +1,141 @@
+"""``pbem demo``: bots play a whole game through the real pipeline.
+
+Real keys, reports decrypted by each bot with its own key, order files written, signed,
+sealed and submitted as files, turns advanced by the moderator, every file left in a real
+folder to look at afterwards.  The demo seed fixes the game's secret seed and the bots'
+choices, so the same command plays the same game (keys differ: they are really random).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from pbem.engine import GameFolder
+from pbem.errors import UsageError
+from pbem.game import Outcome
+from pbem.keys import Identity
+from pbem.orders import seal, sign
+from pbem.player import bot_orders, form_header
+from pbem.registry import get_game
+from pbem.reports import parse_report
+from pbem.rng import Rng
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan")
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """How the demo ended and where its files are."""
+
+    folder: Path
+    turns: int
+    outcome: Outcome
+    seconds: float
+    summary: str
+
+
+def _entropy(seed: int) -> Callable[[int], bytes]:
+    counter = [0]
+
+    def take(n: int) -> bytes:
+        counter[0] += 1
+        return hashlib.sha256(f"pbem-demo/{seed}/{counter[0]}".encode()).digest()[:n]
+
+    return take
+
+
+def run_demo(
+    game_name: str,
+    players: int | None,
+    seed: int,
+    out: Path,
+    bots: Sequence[str],
+    options: dict[str, Any],
+    progress: Callable[[str], None] = lambda _: None,
+    max_turns: int = 10_000,
+) -> DemoResult:
+    """Play one game with bots in ``out`` (which must be empty or absent).
+
+    Raises UsageError for a bad player count, an unknown bot, or a non-empty ``out``.
+    """
+    start = time.perf_counter()
+    game = get_game(game_name)
+    count = players or game.info.max_players
+    if not game.info.min_players <= count <= game.info.max_players:
+        raise UsageError(
+            f"{game.info.title} takes {game.info.min_players} to {game.info.max_players} players"
+        )
+    for bot in bots:
+        if bot not in game.bots:
+            raise UsageError(f"{game_name} has no bot {bot!r}; bots: {', '.join(game.bots)}")
+    if out.exists() and any(out.iterdir()):
+        raise UsageError(
+            f"{out} is not empty", "choose a new folder for the demo; pbem never overwrites a game"
+        )
+    keys = out / "keys"
+    keys.mkdir(parents=True)
+    moderator = Identity.generate("moderator")
+    moderator.save(keys / "moderator.key")
+    seats = [Identity.generate(NAMES[i] if i < len(NAMES) else f"player{i + 1}") for i in range(count)]
+    for identity in seats:
+        identity.save(keys / f"{identity.name}.key")
+        (keys / f"{identity.name}.pub").write_text(identity.public().to_text(), encoding="utf-8")
+    clock = datetime(2026, 1, 1, tzinfo=UTC)
+    folder = GameFolder.create(
+        out / "game",
+        game_name,
+        moderator,
+        [s.public() for s in seats],
+        options,
+        now=clock,
+        entropy=_entropy(seed),
+        home=out / ".moderator",
+    )
+    bot_of = {i: bots[i % len(bots)] for i in range(count)}
+    progress(f"{game.info.title}: {', '.join(f'{s.name} ({bot_of[i]})' for i, s in enumerate(seats))}")
+    turns = 0
+    while True:
+        save = folder.read()
+        if save.body["outcome"] is not None or turns >= max_turns:
+            break
+        for seat in save.awaiting:
+            identity = seats[seat]
+            path = folder.reports_dir(save.turn) / f"{identity.name}.txt"
+            report = parse_report(path.read_text(encoding="utf-8"), str(path), identity, moderator.public())
+            rng = Rng(f"pbem-demo-bot/{seed}/{save.turn}/{seat}".encode())
+            lines = bot_orders(report, bot_of[seat], rng)
+            block = seal(sign(identity, form_header(report), lines), [report.moderator])
+            order_path = out / "mail" / f"turn-{save.turn:04d}" / f"{identity.name}.txt"
+            order_path.parent.mkdir(parents=True, exist_ok=True)
+            order_path.write_text(block, encoding="utf-8")
+            folder.submit(block, moderator, source=str(order_path), now=clock)
+        clock += timedelta(hours=1)
+        folder.advance(moderator, now=clock)
+        turns += 1
+    final = folder.read()
+    outcome_json = final.body["outcome"]
+    if outcome_json is None:
+        raise UsageError(f"the demo game did not end within {max_turns} turns")
+    outcome = Outcome(tuple(outcome_json["winners"]), outcome_json["scores"], outcome_json["summary"])
+    names = final.names
+    winners = ", ".join(names[w] for w in outcome.winners) or "nobody"
+    seconds = time.perf_counter() - start
+    summary = "\n".join(
+        [
+            f"{game.info.title} over after {turns} turns: winner(s): {winners}",
+            f"  {outcome.summary}",
+            f"  game folder: {out / 'game'} (save.json, history/, orders/, reports/)",
+            f"  final reports: {folder.reports_dir(final.turn)}",
+            f"  keys: {keys}   signed order files: {out / 'mail'}",
+            f"  read a report: pbem read {folder.reports_dir(final.turn) / (names[0] + '.txt')} "
+            f"--key {keys / (names[0] + '.key')}",
+            f"  check the game: pbem verify {out / 'game'}   ({seconds:.1f} s)",
+        ]
+    )
+    return DemoResult(out / "game", turns, outcome, seconds, summary)

@@ -1,0 +1,77 @@
+"""Files on real (possibly shared or synced) folders: atomic writes and safe names.
+
+A write goes to a temporary file in the same folder, is flushed and fsynced, renamed over
+the target with ``os.replace`` and the folder is fsynced: a crash leaves the old file or the
+new one, never a torn one.  Temporary files carry a recognisable prefix so scans skip them
+and :func:`sweep_temp` can remove strays.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+TEMP_PREFIX = ".pbem-tmp-"
+
+CrashHook = Callable[[str], None]
+_crash_hook: CrashHook | None = None
+
+
+def set_crash_hook(hook: CrashHook | None) -> None:
+    """Install a hook called at each step of an atomic write (fault-injection tests only)."""
+    global _crash_hook
+    _crash_hook = hook
+
+
+def _step(name: str) -> None:
+    if _crash_hook is not None:
+        _crash_hook(name)
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a rename or creation in ``path`` durable (no-op where unsupported)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes | str, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` atomically, creating parent folders as needed."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = target.parent / f"{TEMP_PREFIX}{target.name}.{os.getpid()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+            _step("written")
+            fh.flush()
+            os.fsync(fh.fileno())
+        _step("synced")
+        os.replace(tmp, target)
+        _step("renamed")
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    fsync_dir(target.parent)
+
+
+def sweep_temp(folder: str | os.PathLike[str]) -> int:
+    """Remove stray temporary files left by a crashed writer; returns how many."""
+    count = 0
+    for path in Path(folder).rglob(f"{TEMP_PREFIX}*"):
+        with contextlib.suppress(OSError):
+            path.unlink()
+            count += 1
+    return count

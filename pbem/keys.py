@@ -1,0 +1,318 @@
+"""Identities (secret) and public key cards: Ed25519 signatures and age (X25519) encryption.
+
+An identity file holds two independent secrets: an Ed25519 signing key and an age X25519
+identity (``AGE-SECRET-KEY-1...``), so that ``age -d -i`` can open whatever pbem encrypts
+(``pbem key age-identity`` prints the line ``age`` needs).  Keys are never converted from one
+type to the other.  The public key card carries the name, the Ed25519 key (in minisign's
+text shape: base64 of ``Ed`` + 8-byte key id + key), the age recipient, and a
+self-signature that binds the recipient to the signing key.
+
+Every signature is domain-separated: the signed bytes are ``<domain>\\n<data>``, with a
+domain such as ``pbem-orders/v1``, so a signature of one kind never passes as another.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import re
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from pbem.errors import FormatError, KeyFileError, SignatureError
+
+KEY_DOMAIN = "pbem-key/v1"
+ORDERS_DOMAIN = "pbem-orders/v1"
+SAVE_DOMAIN = "pbem-save/v1"
+REPORT_DOMAIN = "pbem-report/v1"
+GAME_DOMAIN = "pbem-game/v1"
+
+_IDENTITY_HEADER = "PBEM-IDENTITY-V1"
+_CARD_BEGIN = "-----BEGIN PBEM PUBLIC KEY-----"
+_CARD_END = "-----END PBEM PUBLIC KEY-----"
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+
+
+def check_name(name: str) -> str:
+    """Return ``name`` if it is a valid player name (letters, digits, ``_.-``, at most 32).
+
+    Raises KeyFileError otherwise: names appear in file names and order headers.
+    """
+    if not _NAME_RE.match(name):
+        raise KeyFileError(
+            f"invalid name {name!r}",
+            "use 1-32 letters, digits, '_', '.' or '-', starting with a letter or digit",
+        )
+    return name
+
+
+def _signed_bytes(domain: str, data: bytes) -> bytes:
+    return domain.encode("ascii") + b"\n" + data
+
+
+def key_id_of(verify_key: bytes) -> bytes:
+    """The 8-byte key id of an Ed25519 public key (a hash prefix, stable and short)."""
+    return hashlib.sha256(b"pbem-key-id\x00" + verify_key).digest()[:8]
+
+
+@dataclass(frozen=True)
+class PublicCard:
+    """A participant's public keys: what others need to verify and encrypt to them."""
+
+    name: str
+    verify_key: bytes
+    age_recipient: str
+    self_signature: bytes = b""
+
+    @property
+    def key_id(self) -> str:
+        """Hex key id, shown to people to compare keys."""
+        return key_id_of(self.verify_key).hex().upper()
+
+    def _binding(self) -> bytes:
+        return f"{self.name}\n{self.verify_key.hex()}\n{self.age_recipient}".encode()
+
+    def verify(self, domain: str, data: bytes, signature: bytes) -> None:
+        """Check a signature made by this card's identity.  Raises SignatureError."""
+        try:
+            Ed25519PublicKey.from_public_bytes(self.verify_key).verify(signature, _signed_bytes(domain, data))
+        except (InvalidSignature, ValueError):
+            raise SignatureError(f"signature does not verify with {self.name}'s key {self.key_id}") from None
+
+    def check_self_signature(self) -> None:
+        """Check that the card's own signing key vouches for its name and age recipient."""
+        try:
+            self.verify(KEY_DOMAIN, self._binding(), self.self_signature)
+        except SignatureError:
+            raise SignatureError(
+                f"public key card for {self.name!r} is not self-signed correctly",
+                "ask the player to send their card again (pbem keygen writes it)",
+            ) from None
+
+    def to_text(self) -> str:
+        """The card as an armoured text block to paste into an email."""
+        ed = base64.b64encode(b"Ed" + key_id_of(self.verify_key) + self.verify_key).decode()
+        sig = base64.b64encode(self.self_signature).decode()
+        return "\n".join(
+            [
+                _CARD_BEGIN,
+                f"Name: {self.name}",
+                f"Key-Id: {self.key_id}",
+                f"Sign: {ed}",
+                f"Age: {self.age_recipient}",
+                f"Self-Sig: {sig[:44]}",
+                f"Self-Sig: {sig[44:]}",
+                _CARD_END,
+                "",
+            ]
+        )
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "name": self.name,
+            "sign": self.verify_key.hex(),
+            "age": self.age_recipient,
+            "self_sig": self.self_signature.hex(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, str]) -> PublicCard:
+        """Rebuild a card stored in a save file; raises FormatError if malformed."""
+        try:
+            card = cls(
+                name=data["name"],
+                verify_key=bytes.fromhex(data["sign"]),
+                age_recipient=data["age"],
+                self_signature=bytes.fromhex(data["self_sig"]),
+            )
+        except (KeyError, ValueError, TypeError) as exc:
+            raise FormatError(f"malformed public key record ({exc})") from None
+        if len(card.verify_key) != 32:
+            raise FormatError("malformed public key record (signing key is not 32 bytes)")
+        return card
+
+    @classmethod
+    def from_text(cls, text: str, source: str = "public key card") -> PublicCard:
+        """Parse a card from text that contains one (mail quoting and text around it allowed).
+
+        Raises KeyFileError if there is no card, FormatError if it is malformed, and
+        SignatureError if its self-signature does not verify.
+        """
+        lines = [re.sub(r"^(\s*>)+\s?", "", line).strip() for line in text.splitlines()]
+        try:
+            start = lines.index(_CARD_BEGIN)
+            end = lines.index(_CARD_END, start)
+        except ValueError:
+            raise KeyFileError(
+                f"{source}: no public key card found",
+                f"a card starts with {_CARD_BEGIN}; pass the .pub file that pbem keygen wrote",
+            ) from None
+        fields: dict[str, str] = {}
+        for line in lines[start + 1 : end]:
+            if not line:
+                continue
+            key, sep, value = line.partition(":")
+            if not sep:
+                raise FormatError(f"{source}: unreadable line {line!r} in public key card")
+            key = key.strip().lower()
+            fields[key] = fields.get(key, "") + value.strip()
+        try:
+            raw = base64.b64decode(fields["sign"], validate=True)
+            sig = base64.b64decode(fields["self-sig"], validate=True)
+            name = check_name(fields["name"])
+            age = fields["age"]
+        except KeyError as exc:
+            raise FormatError(f"{source}: public key card lacks the {exc.args[0]!r} field") from None
+        except ValueError:
+            raise FormatError(f"{source}: public key card has bad base64") from None
+        if len(raw) != 42 or raw[:2] != b"Ed" or raw[2:10] != key_id_of(raw[10:]):
+            raise FormatError(f"{source}: the Sign field is not a pbem Ed25519 key")
+        if not age.startswith("age1"):
+            raise FormatError(f"{source}: the Age field is not an age recipient (age1...)")
+        card = cls(name=name, verify_key=raw[10:], age_recipient=age, self_signature=sig)
+        card.check_self_signature()
+        return card
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> PublicCard:
+        """Read a card from a file.  Raises KeyFileError if the file cannot be read."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise KeyFileError(f"cannot read public key card {path}: {exc}") from None
+        return cls.from_text(text, str(path))
+
+
+class Identity:
+    """A participant's secret keys.  Never leaves the participant's machine."""
+
+    __slots__ = ("_age", "_age_text", "_signing", "name")
+
+    def __init__(self, name: str, signing: Ed25519PrivateKey, age_secret: str) -> None:
+        import pyrage
+
+        self.name = check_name(name)
+        self._signing = signing
+        self._age_text = age_secret
+        try:
+            self._age = pyrage.x25519.Identity.from_str(age_secret)
+        except Exception:
+            raise KeyFileError("the identity's age key is malformed") from None
+
+    @classmethod
+    def generate(cls, name: str) -> Identity:
+        """A fresh identity with new random keys."""
+        import pyrage
+
+        return cls(name, Ed25519PrivateKey.generate(), str(pyrage.x25519.Identity.generate()))
+
+    def public(self) -> PublicCard:
+        """The public key card, self-signed."""
+        verify_key = self._signing.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        recipient = str(self._age.to_public())
+        card = PublicCard(self.name, verify_key, recipient)
+        return PublicCard(self.name, verify_key, recipient, self.sign(KEY_DOMAIN, card._binding()))
+
+    def sign(self, domain: str, data: bytes) -> bytes:
+        """An Ed25519 signature over ``domain`` and ``data``."""
+        return self._signing.sign(_signed_bytes(domain, data))
+
+    def age_identity_line(self) -> str:
+        """The ``AGE-SECRET-KEY-1...`` line the standard ``age -d -i`` tool reads."""
+        return self._age_text
+
+    def decrypt(self, armored: str | bytes) -> bytes:
+        """Open an age block encrypted to this identity.  Raises SignatureError-free
+        FormatError when it is not for this key or is corrupt."""
+        import pyrage
+
+        data = armored.encode() if isinstance(armored, str) else armored
+        try:
+            plain: bytes = pyrage.decrypt(data, [self._age])
+        except Exception as exc:
+            raise FormatError(f"cannot decrypt with {self.name}'s key: {exc}") from None
+        return plain
+
+    def to_text(self) -> str:
+        seed = self._signing.private_bytes(
+            serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+        )
+        return (
+            f"# pbem identity of {self.name}: SECRET, never share or mail this file.\n"
+            f"# Your public key card is in the .pub file written beside it.\n"
+            f"{_IDENTITY_HEADER}\n"
+            f"name: {self.name}\n"
+            f"sign: {base64.b64encode(seed).decode()}\n"
+            f"age: {self._age_text}\n"
+        )
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the identity file with mode 0600, refusing to overwrite an existing one."""
+        target = Path(path)
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            raise KeyFileError(
+                f"{target} already exists", "choose another file name; pbem never overwrites a key"
+            ) from None
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(self.to_text())
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Identity:
+        """Read an identity file.  Raises KeyFileError if it is missing, readable by others
+        (mode wider than 0600), or not an identity (a public card passed by mistake, say)."""
+        source = Path(path)
+        try:
+            mode = source.stat().st_mode
+            text = source.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise KeyFileError(f"cannot read identity {source}: {exc}") from None
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise KeyFileError(
+                f"identity {source} is readable by other users (mode {stat.S_IMODE(mode):o})",
+                f"run: chmod 600 {source}",
+            )
+        if _CARD_BEGIN in text:
+            raise KeyFileError(f"{source} is a public key card, not an identity", "pass the .key file")
+        fields = {}
+        lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+        if not lines or lines[0] != _IDENTITY_HEADER:
+            raise KeyFileError(f"{source} is not a pbem identity file")
+        for line in lines[1:]:
+            key, _, value = line.partition(":")
+            fields[key.strip()] = value.strip()
+        try:
+            seed = base64.b64decode(fields["sign"], validate=True)
+            signing = Ed25519PrivateKey.from_private_bytes(seed)
+            return cls(fields["name"], signing, fields["age"])
+        except (KeyError, ValueError) as exc:
+            raise KeyFileError(f"{source} is a damaged identity file ({exc})") from None
+
+
+def encrypt(data: bytes, recipients: Sequence[PublicCard | str]) -> str:
+    """Encrypt to every recipient (a card, or an ``age1...`` string) as one armoured age block.
+
+    Raises KeyFileError for a malformed recipient string.
+    """
+    import pyrage
+
+    try:
+        keys = [
+            pyrage.x25519.Recipient.from_str(r if isinstance(r, str) else r.age_recipient) for r in recipients
+        ]
+    except Exception:
+        raise KeyFileError(f"not an age recipient: {', '.join(map(str, recipients))}") from None
+    armored: bytes = pyrage.encrypt(data, keys, armored=True)
+    return armored.decode("ascii")

@@ -1,0 +1,215 @@
+"""Per-player turn reports: public text, an encrypted private part, and signed data.
+
+A report is plain text for a mail body.  Its hidden part (your hand, what you drew) is an
+ASCII-armoured age block encrypted to the player and the moderator.  At the end a signed
+data block carries the machine-readable public view, so that ``pbem orders`` and
+``pbem check`` can rebuild the player's exact view offline and run the engine's own
+validation on it.  The signature (moderator, domain ``pbem-report/v1``) also covers the
+hash of the encrypted block, so neither part can be swapped or edited.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pbem import canonical
+from pbem.errors import FormatError, SignatureError
+from pbem.game import Event, Game, View
+from pbem.keys import REPORT_DOMAIN, Identity, PublicCard, encrypt
+from pbem.orders import AGE_BEGIN, AGE_END
+
+DATA_BEGIN = "-----BEGIN PBEM REPORT DATA-----"
+DATA_SIG = "-----BEGIN PBEM SIGNATURE-----"
+DATA_END = "-----END PBEM REPORT DATA-----"
+PRIVATE_BEGIN = "-----BEGIN PBEM PRIVATE DATA-----"
+PRIVATE_END = "-----END PBEM PRIVATE DATA-----"
+REPORT_FORMAT = "pbem-report/v1"
+
+
+def _wrap64(text: str) -> list[str]:
+    return [text[i : i + 64] for i in range(0, len(text), 64)]
+
+
+def _b64json(value: Any) -> list[str]:
+    return _wrap64(base64.b64encode(canonical.dumps(value)).decode())
+
+
+def _event_lines(events: Sequence[Event]) -> list[str]:
+    out: list[str] = []
+    for event in events:
+        out += textwrap.wrap(event.text, 70, initial_indent="- ", subsequent_indent="  ") or ["-"]
+    return out
+
+
+def _normal_block(block: str) -> str:
+    return "\n".join(line.strip() for line in block.strip().splitlines())
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    """Everything about the game a report states besides the view."""
+
+    game_id: str
+    turn: int
+    revision: int
+    names: tuple[str, ...]
+    awaiting: tuple[str, ...]
+    moderator: PublicCard
+    seed_commitment: str
+    seed: str | None
+    outcome: str | None
+    seq: dict[str, int]
+
+
+def render_report(
+    game: Game,
+    view: View,
+    events: Sequence[Event],
+    ctx: ReportContext,
+    moderator: Identity,
+    recipient: PublicCard | None,
+) -> str:
+    """The report text for ``view.seat`` (or the public report when seat is None).
+
+    Private events and the private view are encrypted to ``recipient`` and the moderator.
+    """
+    from pbem.render import render
+
+    public_text, private_text = game.describe(view)
+    seat = view.seat
+    public_events = _event_lines([e for e in events if e.to is None])
+    private_block = ""
+    if seat is not None and recipient is not None:
+        mine = _event_lines([e for e in events if e.to is not None and seat in e.to])
+        plain = render(
+            "private.txt.j2",
+            player=ctx.names[seat],
+            turn=ctx.turn,
+            events=mine,
+            private_text=private_text,
+        )
+        data = {"game_id": ctx.game_id, "turn": ctx.turn, "seat": seat, "private": view.private}
+        plain += "\n" + "\n".join([PRIVATE_BEGIN, *_b64json(data), PRIVATE_END]) + "\n"
+        private_block = encrypt(plain.encode("utf-8"), [recipient, ctx.moderator])
+    data = {
+        "format": REPORT_FORMAT,
+        "game": game.info.name,
+        "game_id": ctx.game_id,
+        "turn": ctx.turn,
+        "revision": ctx.revision,
+        "seat": seat,
+        "player": None if seat is None else ctx.names[seat],
+        "names": list(ctx.names),
+        "awaiting": list(ctx.awaiting),
+        "moderator": ctx.moderator.to_json(),
+        "seq": None if seat is None else ctx.seq.get(ctx.names[seat], 0),
+        "public": view.public,
+        "private_sha256": hashlib.sha256(_normal_block(private_block).encode()).hexdigest()
+        if private_block
+        else None,
+    }
+    signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, canonical.dumps(data))).decode()
+    data_block = "\n".join([DATA_BEGIN, *_b64json(data), DATA_SIG, *_wrap64(signature), DATA_END])
+    return render(
+        "report.txt.j2",
+        player=None if seat is None else ctx.names[seat],
+        seat=seat,
+        title=game.info.title,
+        game_id=ctx.game_id,
+        turn=ctx.turn,
+        public_text=public_text,
+        events=public_events,
+        outcome=ctx.outcome,
+        seed=ctx.seed,
+        awaiting=list(ctx.awaiting),
+        seed_commitment=ctx.seed_commitment,
+        private_block=private_block,
+        data_block=data_block,
+    )
+
+
+@dataclass(frozen=True)
+class Report:
+    """A verified report, with its private part if a key opened it."""
+
+    data: dict[str, Any]
+    text: str
+    private_text: str | None
+    private: Any
+
+    @property
+    def moderator(self) -> PublicCard:
+        return PublicCard.from_json(self.data["moderator"])
+
+    def view(self) -> View:
+        """The player's view, exactly as the engine built it."""
+        return View(self.data["game"], self.data["seat"], self.data["public"], self.private or {})
+
+    def readable(self) -> str:
+        """The report with the encrypted block replaced by its plaintext."""
+        if self.private_text is None:
+            return self.text
+        lines = self.text.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.strip() == AGE_BEGIN)
+        end = next(i for i, line in enumerate(lines) if line.strip() == AGE_END)
+        return "\n".join([*lines[:start], self.private_text.rstrip(), *lines[end + 1 :]]) + "\n"
+
+
+def _between(lines: list[str], begin: str, end: str, source: str) -> tuple[int, int]:
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == begin)
+        stop = next(i for i in range(start, len(lines)) if lines[i].strip() == end)
+    except StopIteration:
+        raise FormatError(f"{source} is not a pbem report (no {begin} ... {end} block)") from None
+    return start, stop
+
+
+def parse_report(
+    text: str, source: str, identity: Identity | None = None, moderator: PublicCard | None = None
+) -> Report:
+    """Verify a report and, with ``identity``, decrypt its private part.
+
+    Raises FormatError (not a report, damaged) or SignatureError (edited, or signed by
+    another moderator than ``moderator`` when given).
+    """
+    from pbem.orders import _unquoted
+
+    lines = [line.strip() for line in _unquoted(text)]
+    start, stop = _between(lines, DATA_BEGIN, DATA_END, source)
+    try:
+        sig_at = lines.index(DATA_SIG, start, stop)
+        data = canonical.loads(base64.b64decode("".join(lines[start + 1 : sig_at]), validate=True), source)
+        signature = base64.b64decode("".join(lines[sig_at + 1 : stop]), validate=True)
+    except ValueError:
+        raise FormatError(f"{source}: the report data block is damaged") from None
+    if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
+        raise FormatError(f"{source}: unknown report format")
+    card = PublicCard.from_json(data["moderator"])
+    if moderator is not None and card.verify_key != moderator.verify_key:
+        raise SignatureError(f"{source} was not signed by moderator {moderator.name} ({moderator.key_id})")
+    try:
+        card.verify(REPORT_DOMAIN, canonical.dumps(data), signature)
+    except SignatureError:
+        raise SignatureError(f"{source}: the report was changed after the moderator signed it") from None
+    private_text = None
+    private = None
+    if data.get("private_sha256"):
+        a, b = _between(lines, AGE_BEGIN, AGE_END, source)
+        block = "\n".join(lines[a : b + 1])
+        if hashlib.sha256(_normal_block(block).encode()).hexdigest() != data["private_sha256"]:
+            raise SignatureError(f"{source}: the encrypted part is not the one the moderator signed")
+        if identity is not None:
+            plain = identity.decrypt(block + "\n").decode("utf-8")
+            plines = plain.splitlines()
+            p0, p1 = _between(plines, PRIVATE_BEGIN, PRIVATE_END, source)
+            inner = canonical.loads(base64.b64decode("".join(plines[p0 + 1 : p1])), source)
+            if inner.get("game_id") != data["game_id"] or inner.get("turn") != data["turn"]:
+                raise SignatureError(f"{source}: the private part belongs to another report")
+            private = inner["private"]
+            private_text = "\n".join(plines[:p0]).rstrip() + "\n"
+    return Report(data, text, private_text, private)

@@ -1,0 +1,217 @@
+"""The signed save file: a readable public part, a secret part sealed to the moderator.
+
+On disk::
+
+    {"format": "pbem-save/v1", "body": {...}, "signature": "<base64 Ed25519>"}
+
+The signature (moderator's key, domain ``pbem-save/v1``) covers the RFC 8785 bytes of
+``body``.  ``body.secret`` is an age block, encrypted to the moderator only, holding the full
+game state, the random seed and the orders accepted so far this turn.  ``body.prev`` is the
+digest of the previous body (a hash chain) and ``body.revision`` counts every write, so an
+older save put back in place is recognised as a rollback.
+
+Reading is all-or-nothing: :func:`read_save` checks the format, the version, the structure
+and the signature before returning anything; :func:`open_secret` checks that the secret
+part belongs to this very save.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pbem import canonical
+from pbem.errors import ForeignError, FormatError, TamperedError
+from pbem.keys import SAVE_DOMAIN, Identity, PublicCard, encrypt
+
+FORMAT = "pbem-save/v1"
+SECRET_FORMAT = "pbem-secret/v1"
+
+_BODY_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "game": str,
+    "game_id": str,
+    "turn": int,
+    "revision": int,
+    "options": dict,
+    "moderator": dict,
+    "players": list,
+    "awaiting": list,
+    "submitted": list,
+    "seq": dict,
+    "public": dict,
+    "events": list,
+    "outcome": (dict, type(None)),
+    "seed_commitment": str,
+    "seed": (str, type(None)),
+    "prev": (str, type(None)),
+    "replay": (list, type(None)),
+    "written": str,
+    "secret": str,
+}
+
+
+@dataclass(frozen=True)
+class Save:
+    """A verified save file (its secret part still sealed)."""
+
+    body: dict[str, Any]
+    source: str
+
+    @property
+    def game(self) -> str:
+        return str(self.body["game"])
+
+    @property
+    def game_id(self) -> str:
+        return str(self.body["game_id"])
+
+    @property
+    def turn(self) -> int:
+        return int(self.body["turn"])
+
+    @property
+    def revision(self) -> int:
+        return int(self.body["revision"])
+
+    @property
+    def moderator(self) -> PublicCard:
+        return PublicCard.from_json(self.body["moderator"])
+
+    @property
+    def players(self) -> list[PublicCard]:
+        return [PublicCard.from_json(p["card"]) for p in self.body["players"]]
+
+    @property
+    def names(self) -> list[str]:
+        return [p["card"]["name"] for p in self.body["players"]]
+
+    @property
+    def awaiting(self) -> list[int]:
+        return list(self.body["awaiting"])
+
+    @property
+    def digest(self) -> str:
+        return canonical.digest(self.body)
+
+    def seat_of(self, name: str) -> int | None:
+        """The seat of the player called ``name`` (case-insensitive), or None."""
+        for seat, player in enumerate(self.names):
+            if player.lower() == name.lower():
+                return seat
+        return None
+
+
+@dataclass(frozen=True)
+class Secret:
+    """The moderator-only part: full state, seed and this turn's accepted orders."""
+
+    state: dict[str, Any]
+    seed: bytes
+    pending: dict[str, Any]
+    events: list[Any]
+    log: list[Any]
+
+    def to_json(self, game_id: str, revision: int) -> dict[str, Any]:
+        return {
+            "format": SECRET_FORMAT,
+            "game_id": game_id,
+            "revision": revision,
+            "state": self.state,
+            "seed": self.seed.hex(),
+            "pending": self.pending,
+            "events": self.events,
+            "log": self.log,
+        }
+
+
+def encode(body: dict[str, Any], moderator: Identity) -> bytes:
+    """Sign ``body`` and return the save file's bytes (indented, for people to read)."""
+    signature = moderator.sign(SAVE_DOMAIN, canonical.dumps(body))
+    doc = {"format": FORMAT, "body": body, "signature": base64.b64encode(signature).decode()}
+    return (json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+
+
+def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCard) -> str:
+    """Encrypt the secret part to the moderator."""
+    return encrypt(canonical.dumps(secret.to_json(game_id, revision)), [moderator])
+
+
+def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = None) -> Save:
+    """Parse and verify a save file.  Nothing is returned unless everything checks.
+
+    Raises FormatError (corrupt, truncated, unknown version, bad structure), TamperedError
+    (signature does not verify), ForeignError (signed by another moderator than expected).
+    """
+    doc = canonical.loads(data, f"save file {source}")
+    if not isinstance(doc, dict) or "format" not in doc:
+        raise FormatError(f"save file {source} is not a pbem save (no format field)")
+    if doc["format"] != FORMAT:
+        raise FormatError(
+            f"save file {source} has format {doc['format']!r}; this pbem reads {FORMAT!r}",
+            "upgrade pbem, or check that this is a pbem save file",
+        )
+    if set(doc) != {"format", "body", "signature"}:
+        raise FormatError(
+            f"save file {source} has unexpected fields {sorted(set(doc) - {'format', 'body', 'signature'})}"
+        )
+    body = doc["body"]
+    if not isinstance(body, dict):
+        raise FormatError(f"save file {source}: body is not an object")
+    for name, kind in _BODY_FIELDS.items():
+        if name not in body:
+            raise FormatError(f"save file {source}: body lacks {name!r}")
+        if not isinstance(body[name], kind) or (kind is int and isinstance(body[name], bool)):
+            raise FormatError(f"save file {source}: body field {name!r} has the wrong type")
+    extra = set(body) - set(_BODY_FIELDS)
+    if extra:
+        raise FormatError(f"save file {source}: body has unknown fields {sorted(extra)}")
+    moderator = PublicCard.from_json(body["moderator"])
+    if expect_moderator is not None and moderator.verify_key != expect_moderator.verify_key:
+        raise ForeignError(
+            f"save file {source} was signed by moderator {moderator.name} ({moderator.key_id}), "
+            f"not by {expect_moderator.name} ({expect_moderator.key_id})",
+            "use the moderator key this game was created with",
+        )
+    try:
+        signature = base64.b64decode(doc["signature"], validate=True)
+    except (ValueError, TypeError):
+        raise FormatError(f"save file {source}: signature is not base64") from None
+    try:
+        moderator.verify(SAVE_DOMAIN, canonical.dumps(body), signature)
+    except Exception:
+        raise TamperedError(
+            f"save file {source} was changed after the moderator signed it (signature does not verify)",
+            "restore it from the game's history/ folder or your backup",
+        ) from None
+    return Save(body, source)
+
+
+def open_secret(save: Save, moderator: Identity) -> Secret:
+    """Decrypt and check the secret part.  Raises ForeignError or FormatError."""
+    if moderator.public().verify_key != save.moderator.verify_key:
+        raise ForeignError(
+            f"{save.source} belongs to moderator {save.moderator.name} ({save.moderator.key_id}), "
+            f"not to {moderator.name} ({moderator.public().key_id})",
+            "use the moderator key this game was created with",
+        )
+    raw = moderator.decrypt(save.body["secret"])
+    data = canonical.loads(raw, f"secret part of {save.source}")
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != SECRET_FORMAT
+        or data.get("game_id") != save.game_id
+        or data.get("revision") != save.revision
+    ):
+        raise FormatError(f"the secret part of {save.source} does not belong to this save")
+    try:
+        return Secret(
+            state=data["state"],
+            seed=bytes.fromhex(data["seed"]),
+            pending=data["pending"],
+            events=data["events"],
+            log=data["log"],
+        )
+    except (KeyError, ValueError, TypeError):
+        raise FormatError(f"the secret part of {save.source} is malformed") from None
