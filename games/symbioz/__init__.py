@@ -1,1 +1,84 @@
-"""placeholder"""
+"""Symbioz (Bachelart and Pinard, Unicorn 1995) as a pbem game plug-in, for 2 to 4 players.
+
+Rules, rulings and the order syntax: games/symbioz/README.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from pbem_games.symbioz import bots, orders, phases, state, svg, view
+
+from pbem.game import Bot, GameInfo, OrderLine, Outcome, Resolution, View
+from pbem.rng import Rng
+
+INFO = GameInfo(
+    name="symbioz",
+    title="Symbioz",
+    min_players=2,
+    max_players=4,
+    summary="Grow Zerbs on a round planet, feed Crapits and Kroguls, and merge 12 Zerbs into a Symbioz.",
+    hidden_information=False,
+    variants=state.VARIANTS,
+    docs="games/symbioz/README.md",
+)
+
+
+class Symbioz:
+    """The Symbioz plug-in: one order file per player per turn, resolved phase by phase."""
+
+    info = INFO
+    bots: Mapping[str, Bot] = MappingProxyType({"random": bots.random_bot, "greedy": bots.greedy_bot})
+
+    def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> state.State:
+        """The state before turn 1.  Raises ValueError for 1 or 5+ players or a bad option."""
+        return state.new_state(players, options, rng)
+
+    def to_act(self, st: state.State) -> tuple[int, ...]:
+        """Every seat, in this turn's play order (one file each for the whole turn)."""
+        if st["over"]:
+            return ()
+        return state.play_order(st["players"], st["first"])
+
+    def observe(self, st: state.State, seat: int | None) -> View:
+        """Everything is public; an allow-listed copy (see view.observe)."""
+        return view.observe(st, seat)
+
+    def order_form(self, v: View) -> list[str]:
+        """Commented blank order file for the seat."""
+        return view.order_form(v)
+
+    def validate(self, v: View, lines: Sequence[OrderLine]) -> Any:
+        """Orders as JSON.  Raises OrderErrors listing every bad line."""
+        return orders.validate_orders(v, lines)
+
+    def default_orders(self, v: View) -> list[str]:
+        """No orders: every choice falls to the automatic defaults."""
+        return ["# no orders: every choice is made by the automatic defaults"]
+
+    def resolve(self, st: state.State, all_orders: Mapping[int, Any], rng: Rng) -> Resolution:
+        """One whole turn (the rules use no chance after setup); pure."""
+        return phases.resolve_turn(st, all_orders)
+
+    def outcome(self, st: state.State) -> Outcome | None:
+        """None while the game goes on; scores are Symbioz counts."""
+        if not st["over"]:
+            return None
+        return Outcome(
+            winners=tuple(st["winners"]),
+            scores=tuple(state.symbioz_counts(st)),
+            summary=st["result"],
+        )
+
+    def describe(self, v: View) -> tuple[str, str]:
+        """The compact text table of the board for the mail body."""
+        return view.describe(v)
+
+    def pictures(self, v: View) -> dict[str, str]:
+        """The board as SVG, drawn from the public view only."""
+        return {"board.svg": svg.board_svg(v.public)}
+
+
+GAME = Symbioz()

@@ -1,0 +1,141 @@
+"""Symbioz constants, options, the initial state and small read-only helpers over a state.
+
+The state is JSON only::
+
+    players, options, squares (names in play), turn (1-12), first (first seat this turn),
+    zerbs / crapits / kroguls: {square: [count per seat]} for every square in play,
+    symbioz: {square: owner seat} for closed squares,
+    supply: {"zerb" | "crapit" | "krogul": [count per seat]},
+    over, winners (seats), result (text) once the game has ended.
+
+A Symbioz marker keeps one Zerb of its owner for the rest of the game (the rulebook puts
+it in the marker's centre), so for every seat: Zerbs on the board + Zerbs in supply +
+Symbioz markers = 60; Crapits on board + supply = 25; Kroguls on board + supply = 6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem_games.symbioz.board import BY_NAME, squares_in_play, start_squares
+
+from pbem.game import Variant
+from pbem.rng import Rng
+
+State = dict[str, Any]
+
+COLOURS = ("yellow", "red", "blue", "purple")
+"""Seat colours, seat 0 first."""
+
+PAWNS = ("zerb", "crapit", "krogul")
+SUPPLY = {"zerb": 60, "crapit": 25, "krogul": 6}
+SATURATION = 12
+"""A square holds at most this many Zerbs in all; this many of one colour make a Symbioz."""
+START_ZERBS = 4
+TURNS = 12
+
+VARIANTS = (
+    Variant("zerb_cost", "points a Zerb costs at introduction", 1, tuple(range(1, 11))),
+    Variant("crapit_cost", "points a Crapit costs at introduction", 3, tuple(range(1, 11))),
+    Variant("krogul_cost", "points a Krogul costs at introduction", 5, tuple(range(1, 11))),
+    Variant("points", "points each player may spend per introduction phase", 10, tuple(range(1, 31))),
+    Variant("first_game", "first-game rule: one more Symbioz needed to win", False),
+    Variant(
+        "two_player_board",
+        "2 players: 'half' uses quarters 1-2 only (the rulebook), 'full' the whole planet",
+        "half",
+        ("half", "full"),
+    ),
+    Variant("buy_in_fertile", "allow bought pawns into fertile squares (normally growth only)", False),
+)
+
+
+def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Options with defaults filled in.  Raises ValueError for an unknown or bad option."""
+    known = {v.name: v for v in VARIANTS}
+    for name in options:
+        if name not in known:
+            raise ValueError(f"unknown Symbioz option {name!r}; known: {', '.join(known)}")
+    out: dict[str, Any] = {}
+    for variant in VARIANTS:
+        value = options.get(variant.name, variant.default)
+        if type(value) is not type(variant.default):
+            raise ValueError(f"option {variant.name} must be {type(variant.default).__name__}")
+        if variant.choices and value not in variant.choices:
+            raise ValueError(f"option {variant.name} must be one of {variant.choices}")
+        out[variant.name] = value
+    return out
+
+
+def cost(options: Mapping[str, Any], pawn: str) -> int:
+    """Points one ``pawn`` costs under ``options``."""
+    value: int = options[f"{pawn}_cost"]
+    return value
+
+
+def symbioz_to_win(players: int, options: Mapping[str, Any]) -> int:
+    """Symbioz needed to win at once: 3 (4 with 3 players), one more in a first game."""
+    return (4 if players == 3 else 3) + (1 if options["first_game"] else 0)
+
+
+def new_state(players: int, options: Mapping[str, Any], rng: Rng) -> State:
+    """The state before turn 1: 4 Zerbs in each start square, a random first player.
+
+    Raises ValueError for an unsupported player count or a bad option.
+    """
+    opts = normalise_options(options)
+    squares = squares_in_play(players, opts["two_player_board"])
+    zerbs = {sq: [0] * players for sq in squares}
+    for seat in range(players):
+        for sq in start_squares(players, seat):
+            zerbs[sq][seat] = START_ZERBS
+    supply = {pawn: [SUPPLY[pawn]] * players for pawn in PAWNS}
+    supply["zerb"] = [SUPPLY["zerb"] - 3 * START_ZERBS] * players
+    return {
+        "players": players,
+        "options": opts,
+        "squares": list(squares),
+        "turn": 1,
+        "first": rng.randbelow(players),
+        "zerbs": zerbs,
+        "crapits": {sq: [0] * players for sq in squares},
+        "kroguls": {sq: [0] * players for sq in squares},
+        "symbioz": {},
+        "supply": supply,
+        "over": False,
+        "winners": [],
+        "result": "",
+    }
+
+
+def play_order(players: int, first: int) -> tuple[int, ...]:
+    """Seats in play order for a turn whose first player is ``first`` (clockwise)."""
+    return tuple((first + i) % players for i in range(players))
+
+
+def symbioz_counts(data: Mapping[str, Any]) -> list[int]:
+    """Symbioz made by each seat (works on a state or a public view)."""
+    counts = [0] * data["players"]
+    for owner in data["symbioz"].values():
+        counts[owner] += 1
+    return counts
+
+
+def zerbs_on_board(data: Mapping[str, Any]) -> list[int]:
+    """Zerbs of each seat on the board (markers excluded; works on a state or a view)."""
+    counts = [0] * data["players"]
+    for row in data["zerbs"].values():
+        for seat, n in enumerate(row):
+            counts[seat] += n
+    return counts
+
+
+def fertile(square: str) -> bool:
+    """True for a fertile (green) square."""
+    return BY_NAME[square].fertile
+
+
+def colour_name(seat: int) -> str:
+    """The capitalised colour of ``seat`` for reports."""
+    return COLOURS[seat].capitalize()
