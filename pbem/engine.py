@@ -213,7 +213,7 @@ class GameFolder:
             "submitted": sorted(int(s) for s in secret.pending),
             "seq": base["seq"],
             "public": game.observe(state, None).public,
-            "events": [e.to_json() for e in secret.events if e.to is None],
+            "events": [e for e in secret.events if e.get("to") is None],
             "outcome": None
             if outcome is None
             else {
