@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from pbem.game import View
 from pbem.rng import Rng
 
-from .cards import RANK, best_sets, legal_sets, set_value
+from .cards import RANK, best_sets, count, legal_sets, set_value
 from .forms import below_after
 from .orders import discard_choices, set_line, situation
 from .rules import marker_target
@@ -32,9 +31,11 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
             if action == "take" and sit.top is not None:
                 taken = sit.top
                 hand.append(taken)
-            elif action == "draw" and (not hand or rng.coin()):
+            elif action == "draw" and rng.randbelow(len(hand) + 1) == 0:
+                # Uniform over order files: `draw` alone is one file, against about one
+                # complete file per card that could be discarded.
                 return lines
-    before = Counter(sit.hand)
+    before = count(sit.hand)
     while True:
         sets = legal_sets(hand)
         pick = rng.randbelow(len(sets) + 1)
@@ -43,7 +44,7 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
         for card in sets[pick]:
             hand.remove(card)
         lines.append(set_line(sets[pick]))
-    choices = discard_choices(before, Counter(hand), taken, sit.keep_taken)
+    choices = discard_choices(before, count(hand), taken, sit.keep_taken)
     if action == "draw" and not choices:
         return ["draw"]
     if choices:
@@ -107,7 +108,7 @@ def greedy_bot(game: Any, view: View, rng: Rng) -> list[str]:
         for card in cards:
             hand.remove(card)
         lines.append(set_line(cards))
-    choices = discard_choices(Counter(sit.hand), Counter(hand), taken, sit.keep_taken)
+    choices = discard_choices(count(sit.hand), count(hand), taken, sit.keep_taken)
     if not choices:
         return lines
     pub = view.public

@@ -12,7 +12,6 @@ symbiote is a Jack, a Queen and a King.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
 SUITS = ("C", "D", "H", "S")
@@ -107,27 +106,47 @@ def why_not_set(cards: Sequence[str]) -> str:
     return f"a set is a pair (2 cards adding up to 10) or a royal symbiote (J Q K), not {len(cards)} cards"
 
 
+def count(cards: Iterable[str]) -> dict[str, int]:
+    """A multiset as a dict card -> how many (faster than collections.Counter here)."""
+    out: dict[str, int] = {}
+    get = out.get
+    for c in cards:
+        out[c] = get(c, 0) + 1
+    return out
+
+
 def legal_sets(hand: Sequence[str]) -> list[tuple[str, ...]]:
-    """Every distinct pair and royal symbiote that can be made from ``hand`` (display order)."""
-    unique = sort_cards(set(hand))
-    counts = Counter(hand)
+    """Every distinct pair and royal symbiote that can be made from ``hand``, in display
+    order (pairs by their low card, then royals)."""
+    by_rank: dict[int, list[str]] = {}
+    for c in hand:
+        r = RANK[c]
+        if r != 10:
+            same = by_rank.get(r)
+            if same is None:
+                by_rank[r] = [c]
+            elif c not in same:
+                same.append(c)
+                same.sort(key=SORT_KEY.__getitem__)
     found: list[tuple[str, ...]] = []
-    for i, a in enumerate(unique):
-        ra = RANK[a]
-        if ra >= 10:
-            continue
-        if ra == 5 and counts[a] >= 2:
-            found.append((a, a))
-        for b in unique[i + 1 :]:
-            if ra + RANK[b] == 10:
-                found.append((a, b))
-    jacks = [c for c in unique if RANK[c] == 11]
-    queens = [c for c in unique if RANK[c] == 12]
-    kings = [c for c in unique if RANK[c] == 13]
-    for j in jacks:
-        for q in queens:
-            for k in kings:
-                found.append((j, q, k))
+    for r in (1, 2, 3, 4):
+        lows = by_rank.get(r)
+        if lows:
+            highs = by_rank.get(10 - r)
+            if highs:
+                found.extend((a, b) for a in lows for b in highs)
+    fives = by_rank.get(5)
+    if fives:
+        for i, a in enumerate(fives):
+            if hand.count(a) >= 2:
+                found.append((a, a))
+            found.extend((a, b) for b in fives[i + 1 :])
+    jacks = by_rank.get(11)
+    if jacks:
+        queens = by_rank.get(12)
+        kings = by_rank.get(13)
+        if queens and kings:
+            found.extend((j, q, k) for j in jacks for q in queens for k in kings)
     return found
 
 
@@ -216,7 +235,12 @@ def parse_cards(text: str) -> list[str]:
 
     Raises CardSyntaxError for the first word that is not a card.
     """
-    words = _SEPARATORS.sub(" ", text.lower()).split()
+    lowered = text.lower()
+    words = lowered.split()
+    fast = [CARD_TOKENS.get(w) for w in words]
+    if None not in fast:
+        return fast  # type: ignore[return-value]
+    words = _SEPARATORS.sub(" ", lowered).split()
     cards: list[str] = []
     i = 0
     while i < len(words):

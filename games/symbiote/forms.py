@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from pbem.game import View
 
-from .cards import RANK, legal_sets, matched, set_value, show
+from .cards import RANK, count, legal_sets, matched, set_value, show
 from .orders import discard_choices, set_line, situation
 from .rules import marker_target, who
 
@@ -49,7 +47,7 @@ def default_orders(view: View) -> list[str]:
     sit = situation(view)
     if not sit.my_turn:
         return []
-    hand = Counter(sit.hand)
+    hand = count(sit.hand)
     if sit.phase == "act" and sit.can_draw:
         if not sit.hand:
             return ["draw"]
@@ -60,9 +58,9 @@ def default_orders(view: View) -> list[str]:
     if sit.phase == "act" and sit.can_take and sit.top is not None:
         lines.append("take")
         taken = sit.top
-    pool = hand.copy()
+    pool = dict(hand)
     if taken is not None:
-        pool[taken] += 1
+        pool[taken] = pool.get(taken, 0) + 1
     choices = discard_choices(hand, pool, taken, sit.keep_taken)
     if choices:
         lines.append(f"discard {quiet_discard(view, choices, below_after(view, taken is not None))}")

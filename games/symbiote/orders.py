@@ -16,10 +16,8 @@ One file is one step of one seat.  In the first step of a turn (phase "act") the
 from __future__ import annotations
 
 import difflib
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from pbem.game import (
     AmbiguousOrderError,
@@ -31,7 +29,7 @@ from pbem.game import (
     View,
 )
 
-from .cards import CardSyntaxError, legal_sets, parse_cards, set_kind, show, sort_cards, why_not_set
+from .cards import CardSyntaxError, count, legal_sets, parse_cards, set_kind, show, sort_cards, why_not_set
 
 KEYWORDS = ("take", "draw", "pair", "royal", "play", "discard")
 _SET_WORDS = {"pair": "pair", "royal": "royal", "play": None, "set": None, "meld": None}
@@ -39,8 +37,7 @@ _TAKE_EXTRA = {"", "discard", "top", "the top card", "top card", "from discard",
 _DRAW_EXTRA = {"", "card", "a card", "one", "1", "one card", "from the deck", "from the draw pile"}
 
 
-@dataclass(frozen=True)
-class Situation:
+class Situation(NamedTuple):
     """What the acting seat knows and may do, read from its View."""
 
     seat: int | None
@@ -54,8 +51,21 @@ class Situation:
     drawn: str | None
 
 
+_last: list[Any] = [None, None]
+
+
 def situation(view: View) -> Situation:
-    """The facts an order file is checked against."""
+    """The facts an order file is checked against (the last answer is remembered: a bot and
+    validate usually ask about the same View object in a row)."""
+    if _last[0] is view:
+        cached: Situation = _last[1]
+        return cached
+    sit = _situation(view)
+    _last[0], _last[1] = view, sit
+    return sit
+
+
+def _situation(view: View) -> Situation:
     pub = view.public
     phase = pub["phase"]
     my_turn = view.seat is not None and pub["seat"] == view.seat and phase != "over"
@@ -76,13 +86,13 @@ def situation(view: View) -> Situation:
 
 
 def discard_choices(
-    before: Counter[str], remaining: Counter[str], taken: str | None, keep: bool
+    before: Mapping[str, int], remaining: Mapping[str, int], taken: str | None, keep: bool
 ) -> list[str]:
     """Cards that may be discarded from ``remaining``.  The card taken from the discard pile
     may not go back, but an identical card held before (double deck) may; when the taken
     card is all that is left, it is kept (``keep``) or must be discarded after all."""
-    out = [c for c, k in remaining.items() if k > 0 and (c != taken or min(k, before[c]) >= 1)]
-    if not out and taken is not None and remaining[taken] > 0 and not keep:
+    out = [c for c, k in remaining.items() if k > 0 and (c != taken or min(k, before.get(c, 0)) >= 1)]
+    if not out and taken is not None and remaining.get(taken, 0) > 0 and not keep:
         out = [taken]
     return sort_cards(out)
 
@@ -199,13 +209,13 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 action = word
         if not actions and (sit.can_draw or sit.can_take):
             top = f" (the top discard is {sit.top})" if sit.can_take else ""
-            choices = " or ".join(w for w, ok in (("take", sit.can_take), ("draw", sit.can_draw)) if ok)
-            errors.append(IllegalOrderError(None, f"missing a first line: {choices}{top}"))
+            ways = " or ".join(w for w, ok in (("take", sit.can_take), ("draw", sit.can_draw)) if ok)
+            errors.append(IllegalOrderError(None, f"missing a first line: {ways}{top}"))
     taken = sit.top if action == "take" else None
-    before = Counter(sit.hand)
-    pool = before.copy()
+    before = count(sit.hand)
+    pool = dict(before)
     if taken is not None:
-        pool[taken] += 1
+        pool[taken] = pool.get(taken, 0) + 1
     wait = action == "draw" and not sets and not discards
 
     # --- sets
@@ -222,28 +232,33 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
             )
             errors.append(IllegalOrderError(line, msg, set_line(sort_cards(cards))))
             continue
-        need = Counter(cards)
-        bad = [c for c in need if pool[c] < need[c]]
+        need = count(cards)
+        bad = [c for c in need if pool.get(c, 0) < need[c]]
         if bad:
             errors.append(_missing(line, bad[0], sit, before, taken, used_on, action))
             continue
-        pool.subtract(need)
         for c in cards:
+            pool[c] -= 1
             used_on[c] = line.number
         plays.append(sort_cards(cards))
 
     # --- discard
     discard: str | None = None
-    choices = discard_choices(before, pool, taken, sit.keep_taken)
+    choices: list[str] | None = None
     for k, (line, card) in enumerate(discards):
         if k > 0:
             first = discards[0][0]
             msg = f"one discard a turn; line {first.number} already discards"
             errors.append(AmbiguousOrderError(line, msg))
             continue
+        left = pool.get(card, 0)
+        if left > 0 and (card != taken or min(left, before.get(card, 0)) >= 1):
+            discard = card
+            continue
+        choices = discard_choices(before, pool, taken, sit.keep_taken)
         if card in choices:
             discard = card
-        elif pool[card] > 0 and card == taken:
+        elif left > 0 and card == taken:
             if choices:
                 msg = f"you may not discard {card}: you took it from the discard pile this turn"
             else:
@@ -254,14 +269,15 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
             errors.append(IllegalOrderError(line, "your hand is empty before the draw: write `draw` alone"))
         else:
             errors.append(_missing(line, card, sit, before, taken, used_on, action))
-    if not discards:
-        if action == "draw" and not wait:
+    if not discards and not wait:
+        choices = discard_choices(before, pool, taken, sit.keep_taken)
+        if action == "draw":
             msg = (
                 "missing discard: after `draw`, either write nothing else (you will be asked "
                 "again once you see the card) or end the turn with a discard"
             )
             errors.append(IllegalOrderError(None, msg, f"discard {choices[0]}" if choices else None))
-        elif action != "draw" and choices and sit.phase in ("act", "play"):
+        elif choices:
             msg = f"missing discard: you must discard one of {' '.join(choices)}"
             errors.append(IllegalOrderError(None, msg, f"discard {choices[0]}"))
     if errors:
@@ -274,12 +290,12 @@ def _missing(
     line: OrderLine,
     card: str,
     sit: Situation,
-    before: Counter[str],
+    before: Mapping[str, int],
     taken: str | None,
     used_on: dict[str, int],
     action: str | None,
 ) -> OrderError:
-    held = before[card] + (1 if card == taken else 0)
+    held = before.get(card, 0) + (1 if card == taken else 0)
     if held and card in used_on:
         return IllegalOrderError(line, f"{card} is already played on line {used_on[card]}")
     note = ""
