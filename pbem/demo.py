@@ -23,7 +23,7 @@ from pbem.keys import Identity
 from pbem.orders import seal, sign
 from pbem.player import bot_orders, form_header
 from pbem.registry import get_game
-from pbem.reports import parse_report
+from pbem.reports import name_seats, parse_report
 from pbem.rng import Rng
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan")
@@ -129,7 +129,7 @@ def run_demo(
     summary = "\n".join(
         [
             f"{game.info.title} over after {turns} turns: winner(s): {winners}",
-            f"  {outcome.summary}",
+            f"  {name_seats(outcome.summary, names)}",
             f"  game folder: {out / 'game'} (save.json, history/, orders/, reports/)",
             f"  final reports: {folder.reports_dir(final.turn)}",
             f"  keys: {keys}   signed order files: {out / 'mail'}",

@@ -441,7 +441,7 @@ class GameFolder:
 
     def publish(self, moderator: Identity, loaded: Loaded) -> list[Path]:
         """Write every report of the current turn (idempotent: rewrites the same turn)."""
-        from pbem.reports import ReportContext, render_report
+        from pbem.reports import ReportContext, name_seats, render_report
 
         save, secret, game = loaded.save, loaded.secret, loaded.game
         events = [e if isinstance(e, Event) else Event.from_json(e) for e in secret.events]
@@ -455,7 +455,7 @@ class GameFolder:
             moderator=save.moderator,
             seed_commitment=save.body["seed_commitment"],
             seed=save.body["seed"],
-            outcome=None if outcome is None else outcome.summary,
+            outcome=None if outcome is None else name_seats(outcome.summary, save.names),
             seq=dict(save.body["seq"]),
         )
         folder = self.reports_dir(save.turn)

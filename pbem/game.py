@@ -224,7 +224,11 @@ class Game(Protocol):
 
     def describe(self, view: View) -> tuple[str, str]:
         """Report text for a view: (public text, private text).  Games may render with the
-        Jinja2 templates under ``templates/<game>/`` through :func:`pbem.render.render`."""
+        Jinja2 templates under ``templates/<game>/`` through :func:`pbem.render.render`.
+
+        Games refer to seats as "player N" (1-based) here, in events and in outcome
+        summaries; the engine puts the players' names in.  The engine lists the turn's
+        events itself, so this text describes the position, not what just happened."""
         ...
 
     def pictures(self, view: View) -> dict[str, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,10 +40,27 @@ def _b64json(value: Any) -> list[str]:
     return _wrap64(base64.b64encode(canonical.dumps(value)).decode())
 
 
-def _event_lines(events: Sequence[Event]) -> list[str]:
+_SEAT_RE = re.compile(r"\b[Pp]layer (\d{1,2})\b")
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """Replace the games' seat references ("player 3", 1-based) by the players' names.
+
+    Games know seats, not names; this is the one place where names are put in.
+    """
+
+    def swap(match: re.Match[str]) -> str:
+        index = int(match.group(1)) - 1
+        return names[index] if 0 <= index < len(names) else match.group(0)
+
+    return _SEAT_RE.sub(swap, text)
+
+
+def _event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     out: list[str] = []
     for event in events:
-        out += textwrap.wrap(event.text, 70, initial_indent="- ", subsequent_indent="  ") or ["-"]
+        text = name_seats(event.text, names)
+        out += textwrap.wrap(text, 70, initial_indent="- ", subsequent_indent="  ") or ["-"]
     return out
 
 
@@ -80,12 +98,12 @@ def render_report(
     """
     from pbem.render import render
 
-    public_text, private_text = game.describe(view)
+    public_text, private_text = (name_seats(text, ctx.names) for text in game.describe(view))
     seat = view.seat
-    public_events = _event_lines([e for e in events if e.to is None])
+    public_events = _event_lines([e for e in events if e.to is None], ctx.names)
     private_block = ""
     if seat is not None and recipient is not None:
-        mine = _event_lines([e for e in events if e.to is not None and seat in e.to])
+        mine = _event_lines([e for e in events if e.to is not None and seat in e.to], ctx.names)
         plain = render(
             "private.txt.j2",
             player=ctx.names[seat],
