@@ -1,1 +1,96 @@
-"""placeholder"""
+"""Jovian Syzygy (Invisible City Productions, 2002): a dance with Jovian moons for 1 to 4 players.
+
+Rules and rulings: games/jovian_syzygy/README.md.  The board is ours (see :mod:`.board`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
+from pbem.rng import Rng
+
+from . import bots, orders, rules, svg, view
+
+INFO = GameInfo(
+    name="jovian-syzygy",
+    title="Jovian Syzygy",
+    min_players=1,
+    max_players=4,
+    summary="Ride Jupiter's moons and line them up to gather more than 15 Psi.",
+    hidden_information=False,
+    variants=(
+        Variant(
+            "solo",
+            "with one player: 'timed' (25 rounds, highest Psi) or 'scored' (reach 20)",
+            "timed",
+            ("timed", "scored"),
+        ),
+        Variant("max_rounds", "end the game after this many rounds (0: never); highest Psi wins", 100),
+        Variant(
+            "ride",
+            "'stay': riding keeps you aboard; 'push': riding moves the satellite on at once",
+            "stay",
+            ("stay", "push"),
+        ),
+        Variant(
+            "setup_check",
+            "no three satellites lined up at setup: 'slide' (not even by sliding) or "
+            "'centres' (not as drawn)",
+            "slide",
+            ("slide", "centres"),
+        ),
+    ),
+    docs="games/jovian_syzygy/README.md",
+)
+
+
+class JovianSyzygy:
+    """The plug-in object: pure functions over the JSON state in :mod:`.rules`."""
+
+    info = INFO
+    bots: Mapping[str, Bot] = bots.BOTS
+
+    def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
+        """Initial state; raises ValueError for a bad player count or option."""
+        opts = {v.name: options.get(v.name, v.default) for v in INFO.variants}
+        for v in INFO.variants:
+            if v.choices and opts[v.name] not in v.choices:
+                raise ValueError(f"option {v.name} must be one of {', '.join(map(str, v.choices))}")
+        if int(opts["max_rounds"]) < 0:
+            raise ValueError("option max_rounds must be 0 or more")
+        return rules.setup(players, opts, rng)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        """Every seat writes one plan per round (resolved in this round's turn order)."""
+        if state["over"]:
+            return ()
+        return tuple(range(state["players"]))
+
+    def observe(self, state: State, seat: int | None) -> View:
+        return view.observe(state, seat)
+
+    def order_form(self, v: View) -> list[str]:
+        return bots.order_form(v)
+
+    def validate(self, v: View, lines: Sequence[OrderLine]) -> JSON:
+        return orders.validate(v, lines)
+
+    def default_orders(self, v: View) -> list[str]:
+        return bots.default_orders(v)
+
+    def resolve(self, state: State, orders: Mapping[int, JSON], rng: Rng) -> Resolution:
+        return rules.resolve(state, orders, rng)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.summarise(state)
+
+    def describe(self, v: View) -> tuple[str, str]:
+        return view.describe(v)
+
+    def pictures(self, v: View) -> dict[str, str]:
+        return {"board.svg": svg.board_svg(v.public)}
+
+
+GAME = JovianSyzygy()

@@ -1,0 +1,157 @@
+"""Order forms, civil-disorder orders and the bots of Jovian Syzygy; all work from a View only."""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import cache
+from typing import TYPE_CHECKING
+
+from pbem.game import View
+
+from . import board
+from .orders import _advance, _copy, _fallback_problem, legal_steps
+from .rules import Turn, award_for, moved, player, step_text
+
+if TYPE_CHECKING:
+    from pbem.game import Game
+    from pbem.rng import Rng
+
+Plan = list[list[str]]
+
+
+def _turn(view: View) -> Turn:
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a bot needs a seat's view")
+    return Turn(seat, view.public["where"][seat], view.public["psi"][seat])
+
+
+def order_form(view: View) -> list[str]:
+    """A blank order form: where you are, what you may do first, and the syntax."""
+    public = view.public
+    if view.seat is None or public["over"]:
+        return ["# Nothing to order."]
+    turn = _turn(view)
+    sats = list(public["sats"])
+    place = f"aboard {turn.where.capitalize()}" if turn.where in board.MOONS else f"in {turn.where}"
+    lines = [
+        f"# Jovian Syzygy, round {public['round']}: orders for {player(turn.seat)}.",
+        f"# You are {place} with {turn.psi} Psi.",
+        "# One step a line, in order.  The first move is free; each further move costs 1 Psi",
+        "# and is allowed only while you are off a satellite.  Examples:",
+        "#   move D-3 / move D-3 D-4 / board io / leave to C-5 / ride / storm / spend 1",
+        "#   if wasted: stop            (default: a storm flipped tails)",
+        "#   if wasted: try D-5, board callisto",
+        "# What you may do first:",
+    ]
+    lines += [f"#   {step_text(s)}" for s in legal_steps(turn, sats)]
+    lines += default_orders(view)
+    return lines
+
+
+def default_orders(view: View) -> list[str]:
+    """Civil disorder: stay where you are (aboard a satellite that is riding it)."""
+    return ["pass"]
+
+
+def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
+    """A uniformly random legal step at a time, stopping at random, sometimes with a fallback."""
+    turn = _turn(view)
+    sats = list(view.public["sats"])
+    plan: Plan = []
+    waste_points: list[Turn] = []
+    for _ in range(4):
+        options = legal_steps(turn, sats)
+        pick = rng.randbelow(len(options) + 1)
+        if pick == len(options):
+            break
+        step = options[pick]
+        if step[0] == "move":
+            waste_points.append(_copy(turn))
+        plan.append(step)
+        _advance(turn, step)
+    lines = [step_text(s) for s in plan]
+    if waste_points and rng.randbelow(3) == 0:
+        point = _copy(rng.choice(waste_points))
+        point.psi -= 1 if point.moves >= 1 else 0
+        point.moves += 1
+        options = legal_steps(point, sats)
+        if options:
+            fallback = [rng.choice(options)]
+            if _fallback_problem(waste_points[0], fallback, sats) is None or any(
+                _fallback_problem(p, fallback, sats) is None for p in waste_points
+            ):
+                lines.append("if wasted: try " + step_text(fallback[0]))
+    return lines or ["pass"]
+
+
+@cache
+def _distances() -> dict[str, dict[str, int]]:
+    """Shortest number of moves between spaces (breadth-first over the adjacency)."""
+    adj = board.adjacency()
+    out: dict[str, dict[str, int]] = {}
+    for src in board.SPACE_NAMES:
+        dist = {src: 0}
+        queue = deque([src])
+        while queue:
+            here = queue.popleft()
+            for nxt in adj[here]:
+                if nxt not in dist:
+                    dist[nxt] = dist[here] + 1
+                    queue.append(nxt)
+        out[src] = dist
+    return out
+
+
+def _score(view: View, turn: Turn, spent: int) -> float:
+    """How good ending the turn here looks: the coming award, or a discounted later chance."""
+    public = view.public
+    seat = turn.seat
+    last = public["last_gain"][seat]
+    after = moved(list(public["sats"]))
+    if turn.where in board.TRACK_BY_MOON:
+        gain, _ = award_for(after, turn.where, last)
+        return gain - spent + 0.1
+    later = moved(after)
+    best = 0.0
+    for moon, seg in zip(board.MOONS, after, strict=True):
+        gain, _ = award_for(later, moon, last)
+        if gain:
+            near = min(_distances()[turn.where].get(s, 99) for s in board.spaces_by_segment(moon, seg))
+            best = max(best, gain / (2.0 + near))
+    return best - spent
+
+
+def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
+    """Search plans of up to three moves for the best coming award (Psi spent counts against).
+
+    Makes a storm in the space it leaves (to slow whoever follows) and stops if a move is wasted.
+    """
+    start = _turn(view)
+    sats = list(view.public["sats"])
+    best: list[tuple[float, Plan]] = [(_score(view, start, 0), [])]
+    frontier: list[tuple[Turn, Plan]] = [(start, [])]
+    for _depth in range(3):
+        nxt: list[tuple[Turn, Plan]] = []
+        for turn, plan in frontier:
+            for step in legal_steps(turn, sats):
+                if step[0] == "storm":
+                    continue
+                after = _copy(turn)
+                _advance(after, step)
+                spent = start.psi - after.psi
+                new_plan = [*plan, step]
+                best.append((_score(view, after, spent), new_plan))
+                if after.where not in board.TRACK_BY_MOON and after.psi > 0:
+                    nxt.append((after, new_plan))
+        frontier = nxt
+    top = max(score for score, _ in best)
+    choices = [plan for score, plan in best if score >= top - 1e-9]
+    plan = rng.choice(choices)
+    lines = [step_text(s) for s in plan]
+    if start.where not in board.TRACK_BY_MOON and plan and plan[0][0] == "move":
+        lines.insert(0, "storm")
+    return lines or ["pass"]
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot}

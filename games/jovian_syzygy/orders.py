@@ -1,0 +1,292 @@
+"""Order files for Jovian Syzygy: reading a player's plan for a round and checking it.
+
+A plan is a list of steps carried out in order, plus what to do if a storm wastes a move::
+
+    move D-3            # one space (the first move of a turn is free)
+    move D-4 C-2        # a path: each further move costs 1 Psi (only while off a satellite)
+    board ganymede      # onto a satellite whose segment borders your space
+    leave to C-5        # off your satellite into a space bordering its segment ("move C-5" too)
+    ride                # stay aboard (it carries you to its next segment at the round's end)
+    storm               # a cosmic storm in the space you are in (once a turn, off a satellite)
+    spend 2             # optional: refuse the plan if it could cost more than 2 Psi
+    if wasted: stop     # the default
+    if wasted: try D-5, board callisto
+
+Words are case-insensitive; space names may be written ``d3``, ``D-3`` or ``d 3``; moons by
+name or a two-letter start (``ga``, ``ca``).  ``pass`` (or an empty file) does nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.game import (
+    AmbiguousOrderError,
+    IllegalOrderError,
+    InvalidOrderError,
+    OrderError,
+    OrderErrors,
+    OrderLine,
+    View,
+)
+
+from . import board
+from .rules import Turn, step_problem, step_text
+
+_SPACE_KEYS = {name.replace("-", ""): name for name in board.SPACE_NAMES}
+_RING_LETTERS = {letter for letter, *_ in board.RINGS}
+_MOVE_WORDS = {"move", "go", "m", "to", "goto"}
+_BOARD_WORDS = {"board", "b", "embark", "catch"}
+_LEAVE_WORDS = {"leave", "disembark", "exit", "jump"}
+_RIDE_WORDS = {"ride", "stay", "remain"}
+_PASS_WORDS = {"pass", "nothing", "wait", "skip"}
+_STORM_WORDS = {"storm", "nickel"}
+
+
+class _Bad(Exception):
+    def __init__(self, kind: type[OrderError], message: str, suggestion: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.suggestion = suggestion
+
+
+def resolve_token(token: str) -> tuple[str, str]:
+    """("space", name) or ("moon", moon) for a word; raises _Bad when unreadable or ambiguous."""
+    raw = token.strip().strip(".,;")
+    key = re.sub(r"[\s\-_]", "", raw).upper()
+    if key in _SPACE_KEYS:
+        return "space", _SPACE_KEYS[key]
+    low = key.lower()
+    moons = [m for m in board.MOONS if m == low or (len(low) >= 2 and m.startswith(low))]
+    if len(moons) == 1:
+        return "moon", moons[0]
+    if key in _RING_LETTERS:
+        count = len([s for s in board.SPACE_NAMES if s.startswith(key + "-")])
+        raise _Bad(AmbiguousOrderError, f"{raw!r} is a ring of {count} spaces; name one, like {key}-1")
+    near = difflib.get_close_matches(raw.upper(), [*board.SPACE_NAMES, *(m.upper() for m in board.MOONS)], 1)
+    hint = near[0] if near else None
+    if hint and hint.lower() in board.MOONS:
+        hint = hint.lower()
+    raise _Bad(InvalidOrderError, f"{raw!r} is not a space (A-1 .. D-12, NE, SE, SW, NW) or a moon", hint)
+
+
+def _step_for(token: str) -> list[str]:
+    kind, name = resolve_token(token)
+    return ["move", name] if kind == "space" else ["board", name]
+
+
+def parse_steps(text: str) -> list[list[str]]:
+    """The steps written on one line (no ``if wasted``/``spend``); raises _Bad."""
+    words = text.replace(",", " , ").split()
+    if not words:
+        return []
+    head = words[0].lower()
+    rest = [w for w in words[1:] if w != ","]
+    if head in _PASS_WORDS and not rest:
+        return []
+    if head in _RIDE_WORDS and not rest:
+        return [["ride"]]
+    if head in _STORM_WORDS or (head == "place" and [w.lower() for w in rest] == ["storm"]):
+        if head in _STORM_WORDS and rest:
+            raise _Bad(InvalidOrderError, "a storm goes in the space you are in: write just 'storm'", "storm")
+        return [["storm"]]
+    if head in _BOARD_WORDS:
+        if len(rest) != 1:
+            raise _Bad(InvalidOrderError, "write 'board' and one moon, like 'board io'")
+        kind, name = resolve_token(rest[0])
+        if kind != "moon":
+            raise _Bad(InvalidOrderError, f"{name} is a space, not a satellite", f"move {name}")
+        return [["board", name]]
+    if head in _LEAVE_WORDS:
+        words_l = [w.lower() for w in rest]
+        if "to" in words_l:
+            where = words_l.index("to")
+            before, after = rest[:where], rest[where + 1 :]
+        else:
+            before, after = [], rest
+        if len(before) > 1 or len(after) != 1:
+            raise _Bad(InvalidOrderError, "write 'leave to C-5' (or 'leave europa to C-5')")
+        kind, name = resolve_token(after[0])
+        if kind != "space":
+            raise _Bad(InvalidOrderError, "you leave a satellite into a space, like 'leave to C-5'")
+        step = ["move", name]
+        if before:
+            moon_kind, moon = resolve_token(before[0])
+            if moon_kind != "moon":
+                raise _Bad(InvalidOrderError, f"{before[0]!r} is not a moon")
+            step.append(moon)
+        return [step]
+    if head in _MOVE_WORDS:
+        if not rest:
+            raise _Bad(InvalidOrderError, "move where? write 'move D-3' (or a path 'move D-3 D-4')")
+        return [_step_for(w) for w in rest]
+    # A bare path of spaces/moons, as in 'if wasted: try D-5 D-6'.
+    try:
+        return [_step_for(w) for w in words if w != ","]
+    except _Bad:
+        near = difflib.get_close_matches(head, ["move", "board", "leave", "ride", "storm", "pass"], 1)
+        raise _Bad(
+            InvalidOrderError,
+            f"unknown order {words[0]!r}: use move, board, leave, ride, storm, pass, spend or 'if wasted:'",
+            f"{near[0]} {' '.join(rest)}".strip() if near else None,
+        ) from None
+
+
+def _parse_fallback(text: str) -> list[list[str]] | None:
+    body = text.split(":", 1)[1].strip() if ":" in text else text[len("if wasted") :].strip()
+    low = body.lower()
+    if low in ("stop", "end", "stay", ""):
+        return None
+    if low.startswith("try"):
+        body = body[3:].strip()
+    steps: list[list[str]] = []
+    for part in re.split(r"[,;]|\bthen\b", body):
+        if part.strip():
+            steps.extend(parse_steps(part.strip()))
+    if not steps:
+        raise _Bad(InvalidOrderError, "write 'if wasted: stop' or 'if wasted: try D-5, board io'")
+    return steps
+
+
+def legal_steps(turn: Turn, sats: list[int]) -> list[list[str]]:
+    """Every step allowed next (moves, boardings, ride, storm) for a turn in progress."""
+    options: list[list[str]] = []
+    if turn.where in board.TRACK_BY_MOON:
+        seg = sats[board.MOONS.index(turn.where)]
+        options += [["move", s] for s in board.spaces_by_segment(turn.where, seg)]
+        options.append(["ride"])
+    else:
+        options += [["move", s] for s in board.adjacency()[turn.where]]
+        for moon, seg in zip(board.MOONS, sats, strict=True):
+            if turn.where in board.spaces_by_segment(moon, seg):
+                options.append(["board", moon])
+        options.append(["storm"])
+    return [s for s in options if step_problem(s, turn, sats) is None]
+
+
+def _advance(turn: Turn, step: list[str]) -> None:
+    """Assume ``step`` succeeds (validation does not know the coin flips)."""
+    if step[0] == "storm":
+        turn.storm_placed = True
+        return
+    if turn.moves >= 1:
+        turn.psi -= 1
+    turn.moves += 1
+    if step[0] in ("move", "board"):
+        turn.where = step[1]
+
+
+def _copy(turn: Turn) -> Turn:
+    return Turn(turn.seat, turn.where, turn.psi, turn.moves, turn.storm_placed)
+
+
+def _nearest(step_line: str, turn: Turn, sats: list[int]) -> str | None:
+    legal = [step_text(s) for s in legal_steps(turn, sats)]
+    near = difflib.get_close_matches(step_line.lower(), legal, 1, cutoff=0.0)
+    return near[0] if near else None
+
+
+def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
+    """Check a plan against what the player sees; return ``{"steps", "fallback"}``.
+
+    Raises OrderErrors listing every bad line: unreadable words (invalid), steps not allowed
+    from where the plan has got to (illegal), a ring letter or a second fallback (ambiguous).
+    """
+    public = view.public
+    if view.seat is None:
+        raise OrderErrors([InvalidOrderError(None, "the public view cannot give orders")])
+    seat = view.seat
+    sats = list(public["sats"])
+    if public["over"]:
+        raise OrderErrors([IllegalOrderError(None, "the game is over")])
+    errors: list[OrderError] = []
+    turn = Turn(seat, public["where"][seat], public["psi"][seat])
+    steps: list[list[str]] = []
+    waste_points: list[Turn] = []
+    fallback: list[list[str]] | None = None
+    fallback_line: OrderLine | None = None
+    spend_cap: tuple[OrderLine, int] | None = None
+    for line in lines:
+        text = line.text.strip()
+        low = text.lower()
+        try:
+            if low.startswith("if wasted") or low.startswith("if storm"):
+                if fallback_line is not None:
+                    raise _Bad(
+                        AmbiguousOrderError, f"a second 'if wasted' (line {fallback_line.number} has one)"
+                    )
+                fallback_line = line
+                fallback = _parse_fallback(text)
+                continue
+            if low.startswith("spend"):
+                match = re.fullmatch(r"spend\s+(\d+)(\s+psi)?", low)
+                if not match:
+                    raise _Bad(InvalidOrderError, "write 'spend N' with a whole number", "spend 1")
+                spend_cap = (line, int(match.group(1)))
+                if spend_cap[1] > public["psi"][seat]:
+                    raise _Bad(
+                        IllegalOrderError,
+                        f"you have only {public['psi'][seat]} Psi",
+                        f"spend {public['psi'][seat]}",
+                    )
+                continue
+            parsed = parse_steps(text)
+        except _Bad as bad:
+            errors.append(bad.kind(line, bad.message, bad.suggestion))
+            continue
+        for step in parsed:
+            if len(step) == 3:
+                # 'leave MOON to SPACE': the moon must be the one ridden.
+                moon = step.pop()
+                if turn.where != moon:
+                    errors.append(
+                        IllegalOrderError(
+                            line, f"you are not on {moon.capitalize()}", _nearest(text, turn, sats)
+                        )
+                    )
+            problem = step_problem(step, turn, sats)
+            if problem:
+                errors.append(IllegalOrderError(line, problem, _nearest(step_text(step), turn, sats)))
+            if step[0] == "move":
+                waste_points.append(_copy(turn))
+            steps.append(step)
+            _advance(turn, step)
+    moves = sum(1 for s in steps if s[0] != "storm")
+    if fallback is not None and fallback_line is not None:
+        if not waste_points:
+            errors.append(
+                IllegalOrderError(fallback_line, "no move in this plan enters a space, so none can be wasted")
+            )
+        else:
+            problems = [_fallback_problem(point, fallback, sats) for point in waste_points]
+            if all(problems):
+                errors.append(
+                    IllegalOrderError(fallback_line, f"the fallback could never be used: {problems[-1]}")
+                )
+    if spend_cap is not None:
+        worst = max(0, moves - 1) + sum(1 for s in (fallback or []) if s[0] != "storm")
+        if worst > spend_cap[1]:
+            errors.append(
+                IllegalOrderError(spend_cap[0], f"this plan could spend {worst} Psi", f"spend {worst}")
+            )
+    if errors:
+        raise OrderErrors(errors)
+    return {"steps": steps, "fallback": fallback}
+
+
+def _fallback_problem(point: Turn, fallback: list[list[str]], sats: list[int]) -> str | None:
+    """Why the fallback fails if the move from ``point`` were wasted (None if it works)."""
+    turn = _copy(point)
+    if turn.moves >= 1:
+        turn.psi -= 1
+    turn.moves += 1
+    for step in fallback:
+        problem = step_problem(step, turn, sats)
+        if problem:
+            return f"{step_text(step)}: {problem}"
+        _advance(turn, step)
+    return None

@@ -1,0 +1,361 @@
+"""The rules of Jovian Syzygy as pure functions of (state, orders, rng).
+
+State (JSON only, integers for positions)::
+
+    {"players": n, "options": {...}, "round": r, "first": seat, "rounds_played": k,
+     "sats": [io, europa, ganymede, callisto],   # segment index (0-based) of each satellite
+     "where": ["NE", "io", "D-3", ...],           # per seat: a space name or a moon name (riding)
+     "psi": [3, ...], "last_gain": [None | moon, ...],
+     "storms": {"D-3": 2, ...},                   # cosmic storms (nickels) per space
+     "awards": [None | {"moons": [...], "eclipse": bool, "psi": int, "same": bool}, ...],
+     "over": bool}
+
+A seat's validated orders are ``{"steps": [step, ...], "fallback": [step, ...] | None}`` where a
+step is ``["move", space]``, ``["board", moon]``, ``["ride"]`` or ``["storm"]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.game import Event, Outcome, Resolution, State
+from pbem.rng import Rng
+
+from . import board
+from .lines import Line, cached_best, line_value
+
+START_PSI = 3
+WIN_ABOVE = 15
+SOLO_TIMED_ROUNDS = 25
+SOLO_TARGET = 20
+
+
+def player(seat: int) -> str:
+    """How reports name a seat."""
+    return f"Player {seat + 1}"
+
+
+def bodies_key(sats: list[int]) -> tuple[tuple[str, float, float, float], ...]:
+    """The hashable line-search input for satellites on these segments (radians)."""
+    import math
+
+    out = []
+    for track, seg in zip(board.TRACKS, sats, strict=True):
+        lo, hi = board.allowed_arc(track.moon, seg)
+        out.append((track.moon, float(track.radius), math.radians(lo), math.radians(hi)))
+    return tuple(out)
+
+
+def best_line_at(sats: list[int], moon: str) -> Line | None:
+    """The most valuable syzygy beginning with ``moon`` for satellites on ``sats``."""
+    return cached_best(bodies_key(sats), moon, float(board.JUPITER_RADIUS))
+
+
+def award_for(sats: list[int], moon: str, last_gain: str | None) -> tuple[int, Line | None]:
+    """Psi a rider of ``moon`` gains now, and the line: 1 if it rode the same satellite at its
+    last gain, else the line's value; (0, None) without a line."""
+    line = best_line_at(sats, moon)
+    if line is None:
+        return 0, None
+    return (1 if last_gain == moon else line.value), line
+
+
+def moved(sats: list[int]) -> list[int]:
+    """Satellites after each moves one segment clockwise."""
+    return [(s + 1) % t.segments for s, t in zip(sats, board.TRACKS, strict=True)]
+
+
+def turn_order(state: State) -> list[int]:
+    """Seats in this round's order: the first player, then to the left (seat + 1)."""
+    n = state["players"]
+    return [(state["first"] + i) % n for i in range(n)]
+
+
+def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
+    """The starting position: satellites drawn until no three can line up, corners dealt at
+    random, a random first player, 3 Psi each.  Raises ValueError for a bad player count."""
+    if not 1 <= players <= 4:
+        raise ValueError(f"Jovian Syzygy is for 1 to 4 players, not {players}")
+    from .lines import Body, any_syzygy
+
+    while True:
+        sats = [rng.randbelow(t.segments) for t in board.TRACKS]
+        if options.get("setup_check", "slide") == "centres":
+            if not _centres_aligned(sats):
+                break
+        elif not any_syzygy([Body(*k) for k in bodies_key(sats)]):
+            break
+    corners = rng.sample(list(board.CORNERS), players)
+    return {
+        "players": players,
+        "options": dict(options),
+        "round": 1,
+        "rounds_played": 0,
+        "first": rng.randbelow(players),
+        "sats": sats,
+        "where": corners,
+        "psi": [START_PSI] * players,
+        "last_gain": [None] * players,
+        "storms": {},
+        "awards": [None] * players,
+        "over": False,
+    }
+
+
+def _centres_aligned(sats: list[int]) -> bool:
+    """Whether three satellites drawn at their segments' centres are collinear (within 1e-6)."""
+    from itertools import combinations
+
+    pts = [
+        board.point(t.radius, board.segment_centre(t.moon, s))
+        for t, s in zip(board.TRACKS, sats, strict=True)
+    ]
+    for a, b, c in combinations(pts, 3):
+        cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        if abs(cross) < 1e-6:
+            return True
+    return False
+
+
+@dataclass
+class Turn:
+    """One seat's turn in progress (a scratch value inside :func:`resolve`)."""
+
+    seat: int
+    where: str
+    psi: int
+    moves: int = 0
+    storm_placed: bool = False
+
+
+def step_problem(step: list[str], turn: Turn, sats: list[int], storm_allowed: bool = True) -> str | None:
+    """Why ``step`` cannot be taken now (None if it can).  Shared by validation and resolution."""
+    kind = step[0]
+    riding = turn.where in board.TRACK_BY_MOON
+    if kind in ("move", "board", "ride") and turn.moves >= 1:
+        if riding:
+            return "an extra move needs you off a satellite"
+        if turn.psi < 1:
+            return "an extra move costs 1 Psi and you have none left"
+    if kind == "move":
+        target = step[1]
+        if riding:
+            seg = sats[board.MOONS.index(turn.where)]
+            if target not in board.spaces_by_segment(turn.where, seg):
+                return f"{target} does not border {turn.where.capitalize()}'s segment"
+        elif target not in board.adjacency()[turn.where]:
+            return f"{target} is not next to {turn.where}"
+        return None
+    if kind == "board":
+        moon = step[1]
+        if riding:
+            return "you are already on a satellite"
+        seg = sats[board.MOONS.index(moon)]
+        if turn.where not in board.spaces_by_segment(moon, seg):
+            return f"{moon.capitalize()} (segment {seg + 1}) does not border {turn.where}"
+        return None
+    if kind == "ride":
+        if not riding:
+            return "you are not on a satellite"
+        if turn.moves:
+            return "riding is your whole move"
+        return None
+    if kind == "storm":
+        if riding:
+            return "storms can only be made off a satellite"
+        if turn.storm_placed or not storm_allowed:
+            return "only one cosmic storm per turn"
+        return None
+    return f"unknown step {kind}"
+
+
+def step_text(step: list[str]) -> str:
+    """A step as an order line."""
+    if step[0] in ("move", "board"):
+        return f"{step[0]} {step[1]}"
+    return step[0]
+
+
+def _play_turn(
+    turn: Turn, orders: Mapping[str, Any], sats: list[int], storms: dict[str, int], rng: Rng, push: bool
+) -> list[str]:
+    """Carry out one seat's plan; change ``turn``, ``sats`` (push variant) and ``storms``."""
+    who = player(turn.seat)
+    log: list[str] = []
+    steps = [list(s) for s in orders.get("steps", [])]
+    fallback = orders.get("fallback")
+    in_fallback = False
+    i = 0
+    while i < len(steps):
+        step = steps[i]
+        i += 1
+        problem = step_problem(step, turn, sats)
+        if problem:
+            log.append(f"{who} cannot {step_text(step)}: {problem}; the turn ends.")
+            break
+        kind = step[0]
+        if kind == "storm":
+            storms[turn.where] = storms.get(turn.where, 0) + 1
+            turn.storm_placed = True
+            log.append(f"{who} makes a cosmic storm in {turn.where}.")
+            continue
+        if turn.moves >= 1:
+            turn.psi -= 1
+            log.append(f"{who} spends 1 Psi for an extra move (Psi {turn.psi}).")
+        turn.moves += 1
+        if kind == "ride":
+            moon = turn.where
+            if push:
+                idx = board.MOONS.index(moon)
+                sats[idx] = (sats[idx] + 1) % board.TRACKS[idx].segments
+                log.append(f"{who} rides {moon.capitalize()} on into segment {sats[idx] + 1}.")
+            else:
+                log.append(f"{who} stays aboard {moon.capitalize()}.")
+            continue
+        if kind == "board":
+            log.append(f"{who} boards {step[1].capitalize()}.")
+            turn.where = step[1]
+            continue
+        target = step[1]
+        wasted = False
+        count = storms.get(target, 0)
+        for n in range(count):
+            heads = rng.coin()
+            if heads:
+                storms[target] -= 1
+                log.append(f"{who} flips storm {n + 1} of {count} in {target}: heads, it blows away.")
+            else:
+                log.append(f"{who} flips storm {n + 1} of {count} in {target}: tails, the move is wasted.")
+                wasted = True
+                break
+        if storms.get(target) == 0:
+            del storms[target]
+        if not wasted:
+            log.append(f"{who} moves from {_where_text(turn.where)} to {target}.")
+            turn.where = target
+            continue
+        log.append(f"{who} stays in {_where_text(turn.where)} (wasted move into {target}).")
+        if in_fallback or not fallback:
+            if not in_fallback:
+                log.append(f"{who} stops (if wasted: stop).")
+            break
+        in_fallback = True
+        steps, i = [list(s) for s in fallback], 0
+        log.append(f"{who} tries the fallback: {', '.join(step_text(s) for s in steps)}.")
+    return log
+
+
+def _where_text(where: str) -> str:
+    return f"aboard {where.capitalize()}" if where in board.TRACK_BY_MOON else where
+
+
+def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
+    """Play one round: every seat's plan in turn order, then satellites move, then Psi, then
+    the end check.  Pure: the input state is not changed.  Raises ValueError once the game is over."""
+    if state["over"]:
+        raise ValueError("the game is over")
+    n = state["players"]
+    opts = state["options"]
+    sats = list(state["sats"])
+    where = list(state["where"])
+    psi = list(state["psi"])
+    last_gain = list(state["last_gain"])
+    storms = dict(state["storms"])
+    events: list[Event] = [Event(f"Round {state['round']}: {player(state['first'])} goes first.")]
+    push = opts.get("ride", "stay") == "push"
+    for seat in turn_order(state):
+        turn = Turn(seat, where[seat], psi[seat])
+        plan = orders.get(seat, {"steps": [], "fallback": None})
+        log = _play_turn(turn, plan, sats, storms, rng, push)
+        if not log:
+            log = [f"{player(seat)} does nothing."]
+        events.extend(Event(text) for text in log)
+        where[seat], psi[seat] = turn.where, turn.psi
+    sats = moved(sats)
+    events.append(
+        Event(
+            "The satellites move: "
+            + ", ".join(f"{t.title} to segment {s + 1}" for t, s in zip(board.TRACKS, sats, strict=True))
+            + "."
+        )
+    )
+    awards: list[Any] = [None] * n
+    for seat in turn_order(state):
+        if where[seat] not in board.TRACK_BY_MOON:
+            continue
+        gain, line = award_for(sats, where[seat], last_gain[seat])
+        if line is None:
+            continue
+        same = last_gain[seat] == where[seat]
+        psi[seat] += gain
+        last_gain[seat] = where[seat]
+        awards[seat] = {"moons": list(line.moons), "eclipse": line.eclipse, "psi": gain, "same": same}
+        text = f"{player(seat)} on {line.moons[0].capitalize()}: syzygy " + " - ".join(
+            m.capitalize() for m in line.moons
+        )
+        if line.eclipse:
+            text += " - Jupiter (eclipse +3)"
+        text += f", worth {line_value(len(line.moons), line.eclipse)}"
+        if same:
+            text += ", but the same satellite as at the last gain: only 1"
+        events.append(Event(f"{text}; +{gain} Psi (now {psi[seat]})."))
+    played = state["rounds_played"] + 1
+    new = {
+        "players": n,
+        "options": state["options"],
+        "round": state["round"] + 1,
+        "rounds_played": played,
+        "first": (state["first"] + 1) % n,
+        "sats": sats,
+        "where": where,
+        "psi": psi,
+        "last_gain": last_gain,
+        "storms": storms,
+        "awards": awards,
+        "over": False,
+    }
+    new["over"] = _ends(new)
+    if new["over"]:
+        summary = summarise(new)
+        if summary is not None:
+            events.append(Event(f"The game ends: {summary.summary}"))
+    return Resolution(new, tuple(events))
+
+
+def _ends(state: State) -> bool:
+    opts = state["options"]
+    played = state["rounds_played"]
+    cap = int(opts.get("max_rounds", 0))
+    if cap and played >= cap:
+        return True
+    if state["players"] == 1:
+        if opts.get("solo", "timed") == "timed":
+            return played >= SOLO_TIMED_ROUNDS
+        return state["psi"][0] >= SOLO_TARGET
+    return any(p > WIN_ABOVE for p in state["psi"])
+
+
+def summarise(state: State) -> Outcome | None:
+    """The outcome of a finished game (None while it goes on)."""
+    if not state["over"]:
+        return None
+    psi = state["psi"]
+    played = state["rounds_played"]
+    scores = tuple(psi)
+    if state["players"] == 1:
+        if state["options"].get("solo", "timed") == "timed":
+            won = (0,) if psi[0] > WIN_ABOVE else ()
+            return Outcome(won, scores, f"solo timed: {psi[0]} Psi after {played} rounds")
+        if psi[0] >= SOLO_TARGET:
+            return Outcome((0,), scores, f"solo scored: reached {psi[0]} Psi in {played} rounds")
+        return Outcome((), scores, f"solo scored: only {psi[0]} Psi when the {played}-round cap ended it")
+    above = tuple(s for s, p in enumerate(psi) if p > WIN_ABOVE)
+    if above:
+        names = ", ".join(player(s) for s in above)
+        return Outcome(above, scores, f"{names} above {WIN_ABOVE} Psi after {played} rounds")
+    best = max(psi)
+    top = tuple(s for s, p in enumerate(psi) if p == best)
+    names = ", ".join(player(s) for s in top)
+    return Outcome(top, scores, f"round cap of {played} reached; highest Psi ({best}): {names}")
