@@ -53,6 +53,13 @@ class _Ctx:
         return [sq for sq in self.squares if self.pub[kind + "s"][sq][self.seat] or sq in bought]
 
 
+def _lone_rival(ctx: _Ctx, sq: str) -> int:
+    """Zerbs of the only colour in ``sq`` when it is a rival's; 0 otherwise."""
+    row = ctx.zerbs[sq]
+    present = [s for s, n in enumerate(row) if n]
+    return row[present[0]] if len(present) == 1 and present[0] != ctx.seat else 0
+
+
 def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
     """Random legal orders: random purchases, then random placement and meal choices."""
     ctx = _Ctx(view)
@@ -120,12 +127,15 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
             lines.append(f"buy {n} zerb {sq}")
             points -= n * zc
             ctx.supply["zerb"] -= n
-    # Growth: fertile neighbours first, then the parent square.
+    # Growth: first block a rival's lone big group (a square of one colour can make a
+    # Symbioz, a mixed one cannot), then the fertile neighbours, then the parent square.
     for sq in ctx.squares:
         if ctx.mine(sq):
-            fertile = [t for t in ctx.open_near(sq) if BY_NAME[t].fertile and t != sq]
-            if fertile:
-                lines.append(f"grow {sq} prefer {' '.join(fertile)} {sq}")
+            near = [t for t in ctx.open_near(sq) if t != sq]
+            block = [t for t in near if ctx.room(t) > 0 and _lone_rival(ctx, t) >= 6]
+            fertile = [t for t in near if BY_NAME[t].fertile and t not in block]
+            if block or fertile:
+                lines.append(f"grow {sq} prefer {' '.join(block + fertile)} {sq}")
     # Animals eat the leader's colour first.
     counts = symbioz_counts(ctx.pub)
     rivals = sorted(ctx.others(), key=lambda s: -counts[s])

@@ -27,7 +27,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem_games.symbioz.board import adjacency
+from pbem_games.symbioz.board import ORDER, adjacency
 from pbem_games.symbioz.state import COLOURS, PAWNS, SATURATION, colour_name, cost, fertile
 
 from pbem.game import (
@@ -108,6 +108,21 @@ class _Checker:
             line, f"{word!r} is not a square (A1-A4, B1-B8, C1-C12)", self._swap(line, word, close)
         )
 
+    def nearest(self, sq: str, candidates: Sequence[str]) -> list[str]:
+        """The candidate closest to ``sq`` on the board (fewest steps, then board order)."""
+        if not candidates:
+            return []
+        if sq not in self.adj:
+            return difflib.get_close_matches(sq, candidates, n=1)
+        seen, frontier = {sq}, [sq]
+        while frontier:
+            hits = sorted((s for s in frontier if s in candidates), key=ORDER.__getitem__)
+            if hits:
+                return hits[:1]
+            frontier = [n for s in frontier for n in self.adj[s] if n not in seen]
+            seen.update(frontier)
+        return []
+
     def _swap(self, line: OrderLine, word: str, close: Sequence[str]) -> str | None:
         if not close:
             return None
@@ -124,8 +139,6 @@ class _Checker:
         fallback = "any"
         if words and words[-1] in ("any", "none"):
             fallback = words.pop()
-        if not words and fallback == "any" and not words:
-            return [], fallback
         return [self.open_square(line, w) for w in words], fallback
 
     def split_else(self, words: list[str]) -> tuple[list[str], list[str] | None]:
@@ -218,12 +231,16 @@ class _Checker:
 
     def check_buy_square(self, line: OrderLine, sq: str) -> None:
         if self.my_zerbs(sq) == 0:
-            mine = [s for s in self.squares if self.my_zerbs(s) > 0 and s not in self.closed]
-            close = difflib.get_close_matches(sq, mine, n=1)
+            fertile_ok = self.pub["options"]["buy_in_fertile"]
+            mine = [
+                s
+                for s in self.squares
+                if self.my_zerbs(s) > 0 and s not in self.closed and (fertile_ok or not fertile(s))
+            ]
             raise IllegalOrderError(
                 line,
                 f"you have no Zerb in {sq}: pawns are bought only into squares with your Zerbs",
-                self._swap(line, sq, close),
+                self._swap(line, sq, self.nearest(sq, mine)),
             )
         if fertile(sq) and not self.pub["options"]["buy_in_fertile"]:
             raise IllegalOrderError(
@@ -252,9 +269,7 @@ class _Checker:
                 raise IllegalOrderError(
                     line,
                     f"{t} is not {parent} nor adjacent to it (possible: {near})",
-                    self._swap(
-                        line, t.lower(), difflib.get_close_matches(t, [parent, *self.adj[parent]], n=1)
-                    ),
+                    self._swap(line, t.lower(), self.nearest(t, [parent, *self.adj[parent]])),
                 )
         if mode == "each" and len(targets) > MAX_NEWBORNS:
             raise IllegalOrderError(line, f"a square never gives more than {MAX_NEWBORNS} newborns")
@@ -276,7 +291,7 @@ class _Checker:
             raise IllegalOrderError(
                 line,
                 f"you have no Zerb in {sq}",
-                self._swap(line, words[0], difflib.get_close_matches(sq, mine, n=1)),
+                self._swap(line, words[0], self.nearest(sq, mine)),
             )
         if any(o["square"] == sq for o in self.out["grow"]):
             raise AmbiguousOrderError(line, f"a second grow order for {sq}: write one line per square")
@@ -296,7 +311,7 @@ class _Checker:
             raise IllegalOrderError(
                 line,
                 f"you have no {kind.capitalize()} in {sq}",
-                self._swap(line, words[0], difflib.get_close_matches(sq, mine, n=1)),
+                self._swap(line, words[0], self.nearest(sq, mine)),
             )
         if any(o["square"] == sq for o in self.out[kind]):
             raise AmbiguousOrderError(line, f"a second {kind} order for {sq}: write one line per square")

@@ -272,11 +272,14 @@ class Turn:
             herd[sq][seat] -= starved
             self.supply[kind][seat] += starved
             ate = eaters - starved
-            meal = ", ".join(f"{n} {colour_name(c)}" for c, n in enumerate(eaten) if n)
+            meal = ", ".join(
+                _plural(n, f"{colour_name(c)} {prey_kind.capitalize()}") for c, n in enumerate(eaten) if n
+            )
             text = f"{who} {_plural(eaters, name)} in {sq}"
-            text += f" eat {meal} {prey_kind.capitalize()}" + ("" if sum(eaten) == 1 else "s") if ate else ""
+            if ate:
+                text += f" {'eats' if eaters == 1 else 'eat'} {meal}"
             if starved:
-                text += f"{';' if ate else ':'} {starved} removed, nothing to eat"
+                text += f"{';' if ate else ':'} {starved} removed, nothing left to eat"
             self.events.append(text)
             births = ate if kind == "krogul" else ate // 2
             if births:
