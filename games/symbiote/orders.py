@@ -161,8 +161,9 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                     continue
                 msg = f"you can only take the top card of the discard pile ({sit.top or 'it is empty'})"
                 errors.append(IllegalOrderError(line, msg, "take"))
-                continue
-            errors.append(InvalidOrderError(line, "draw takes nothing after it", "draw"))
+            else:
+                errors.append(InvalidOrderError(line, "draw takes nothing after it", "draw"))
+            actions.append((line, word))
             continue
         if word in _SET_WORDS or word == "discard":
             try:
@@ -186,6 +187,8 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
         errors.append(_unknown_line(line, word))
 
     # --- take or draw
+    # After an unreadable line, "missing ..." errors would only be noise: it may be the one.
+    unreadable = any(isinstance(e, InvalidOrderError) for e in errors)
     action: str | None = None
     if sit.phase == "play":
         for line, _word in actions:
@@ -207,7 +210,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 )
             else:
                 action = word
-        if not actions and (sit.can_draw or sit.can_take):
+        if not actions and not unreadable and (sit.can_draw or sit.can_take):
             top = f" (the top discard is {sit.top})" if sit.can_take else ""
             ways = " or ".join(w for w, ok in (("take", sit.can_take), ("draw", sit.can_draw)) if ok)
             errors.append(IllegalOrderError(None, f"missing a first line: {ways}{top}"))
@@ -269,7 +272,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
             errors.append(IllegalOrderError(line, "your hand is empty before the draw: write `draw` alone"))
         else:
             errors.append(_missing(line, card, sit, before, taken, used_on, action))
-    if not discards and not wait:
+    if not discards and not wait and not unreadable:
         choices = discard_choices(before, pool, taken, sit.keep_taken)
         if action == "draw":
             msg = (
