@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from mailservers import ImapServer, SmtpServer
+from .mailservers import ImapServer, SmtpServer
 
 from pbem.errors import UsageError
 from pbem.mail.imap import Mailbox

@@ -1,0 +1,625 @@
+"""A moderator pass: every game folder under a root, handled without a person.
+
+For each game (under its local lock, skipped at the cost of a few ``stat`` calls when
+nothing changed): finish anything a killed moderator left half done, hand out new reports,
+file or refuse every complete inbox file with a notice to its sender, send due reminders,
+and advance the turn as soon as no awaited orders are missing (after the grace period,
+seats that sent nothing are played as the timing policy says).  The game folder is the
+source of truth; the moderator's journal (:mod:`pbem.moderator.record`) sits in it, so a
+restart anywhere reaches the same result.
+
+Layout the moderator adds to an engine game folder::
+
+    moderator.toml              timing policy, players' mail addresses (optional)
+    moderator/record.json       the moderator's journal (turn clock, missed turns)
+    inbox/<name>/               player <name> drops signed order files here
+    players/<name>/             reports, notices and reminders for player <name>
+    notices/                    answers to files whose sender could not be told
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pbem.engine import SAVE_NAME, GameFolder, Loaded
+from pbem.errors import DuplicateError, PbemError
+from pbem.keys import Identity
+from pbem.mail.extract import AGE_BINARY_MAGIC
+from pbem.moderator.config import CONFIG_NAME, GameConfig, RootConfig
+from pbem.moderator.durable import remove, step, write_once
+from pbem.moderator.lock import game_lock, local_state_dir
+from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
+from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, PLAYERS_DIR, Outbox, Post
+from pbem.moderator.record import Record, load_record, record_path, save_record
+from pbem.moderator.scan import InboxFile, Index, inbox_files, signature, watched_paths
+from pbem.rng import Rng
+from pbem.save import Save
+from pbem.timing import Clock, Missing, SystemClock, TimingPolicy, TurnClock, due, record_turn, stand_in
+
+MAX_ADVANCES = 50
+"""Turns one pass may resolve in one game (resigned seats can make turns follow at once)."""
+
+
+def iso(now: int) -> str:
+    """A clock reading as an ISO 8601 UTC time."""
+    return datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What one pass did to one game."""
+
+    game: str
+    skipped: str | None = None
+    """``unchanged``, ``locked``, or None when the game was looked at."""
+    files: int = 0
+    advanced: int = 0
+    notices: tuple[str, ...] = ()
+    """The notice kinds sent, in order."""
+    error: str | None = None
+    next_due: int | None = None
+
+
+@dataclass(frozen=True)
+class PassResult:
+    """What a whole pass did."""
+
+    games: tuple[GameResult, ...]
+    seconds: float
+
+    @property
+    def looked_at(self) -> int:
+        return sum(1 for g in self.games if g.skipped is None)
+
+    @property
+    def advanced(self) -> int:
+        return sum(g.advanced for g in self.games)
+
+    @property
+    def files(self) -> int:
+        return sum(g.files for g in self.games)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """An advance that may happen now: order lines for seats that sent none."""
+
+    fill: Mapping[int, Sequence[str]]
+    missed: tuple[str, ...]
+    on_time: tuple[str, ...]
+    how: Mapping[str, str] = field(default_factory=dict)
+
+
+def is_game(path: Path) -> bool:
+    """True for a folder that holds a pbem game."""
+    return (path / SAVE_NAME).is_file()
+
+
+class Moderator:
+    """Runs the games under one root with one moderator key.
+
+    ``clock`` gives the game time (deadlines); ``real_ns`` the file-system time used to let
+    dropped files settle.  With ``mail`` on, everything handed to a player with an address
+    is also queued for sending (see :mod:`pbem.moderator.judge`).
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        identity: Identity,
+        *,
+        clock: Clock | None = None,
+        state_dir: Path | None = None,
+        settle: int | None = None,
+        mail: bool = False,
+        real_ns: Callable[[], int] = time.time_ns,
+    ) -> None:
+        self.root = Path(root)
+        self.identity = identity
+        self.card = identity.public()
+        self.clock: Clock = clock or SystemClock()
+        self.state_dir = local_state_dir(self.root, state_dir)
+        self.config = RootConfig.load(self.root)
+        self.settle_ns = (self.config.settle if settle is None else settle) * 1_000_000_000
+        self.outbox = Outbox(self.state_dir / "outbox") if mail else None
+        self.index = Index(self.state_dir / "index.json")
+        self.home = self.state_dir / "engine"
+        self.real_ns = real_ns
+
+    # ---- the pass ----------------------------------------------------------------------------
+    def games(self) -> list[Path]:
+        """Game folders directly under the root, by name."""
+        try:
+            entries = sorted(os.scandir(self.root), key=lambda e: e.name)
+        except FileNotFoundError:
+            return []
+        return [
+            Path(e.path)
+            for e in entries
+            if e.is_dir() and not e.name.startswith(".") and os.path.isfile(os.path.join(e.path, SAVE_NAME))
+        ]
+
+    def run_pass(self, force: bool = False) -> PassResult:
+        """Look at every game once; returns what was done."""
+        start = time.perf_counter()
+        games = self.games()
+        results = tuple(self.process(g, force=force) for g in games)
+        self.index.prune(g.name for g in games)
+        self.index.save()
+        return PassResult(results, time.perf_counter() - start)
+
+    def _watched(self, game_dir: Path) -> list[Path]:
+        extra = [game_dir / SAVE_NAME, record_path(game_dir), game_dir / CONFIG_NAME]
+        return watched_paths(game_dir, game_dir / INBOX_DIR, extra)
+
+    def process(self, game_dir: Path, force: bool = False) -> GameResult:
+        """Handle one game if anything may have changed; never raises for a game's problems."""
+        name = game_dir.name
+        sig = signature(self._watched(game_dir))
+        now = self.clock.now()
+        if not force and self.index.unchanged(name, sig, now):
+            return GameResult(name, skipped="unchanged")
+        with game_lock(self.state_dir, name) as mine:
+            if not mine:
+                return GameResult(name, skipped="locked")
+            try:
+                result = self._process_locked(game_dir, now)
+            except PbemError as exc:
+                result = GameResult(name, error=str(exc))
+        fresh = self._recently_touched(sig)
+        self.index.record(name, sig, result.next_due, settling=fresh or result.error is not None)
+        return result
+
+    def _recently_touched(self, sig: list[int]) -> bool:
+        """True if a watched path changed within the settle time (coarse mtimes could hide a
+        later change behind the recorded signature, so such a game is looked at again)."""
+        horizon = self.real_ns() - max(self.settle_ns, 2_000_000_000)
+        return any(mtime > horizon for mtime in sig[0::3])
+
+    # ---- one game ----------------------------------------------------------------------------
+    def _process_locked(self, game_dir: Path, now: int) -> GameResult:
+        folder = GameFolder(game_dir, home=self.home)
+        save = folder.read(self.card)
+        config = GameConfig.load(game_dir, self.config)
+        post = Post(game_dir, save.game_id, self.outbox, dict(config.emails))
+        record = load_record(game_dir)
+        record = self._recover(folder, game_dir, record, save, now, config.timing)
+        self._ensure_folders(game_dir, save)
+        record = self._ensure_clock(game_dir, record, save, now)
+        record = self._deliver_reports(folder, game_dir, record, save, post)
+        files, settling = inbox_files(game_dir / INBOX_DIR, self.real_ns(), self.settle_ns)
+        kinds: list[str] = []
+        for inbox_file in files:
+            record, kind = self._handle_file(folder, game_dir, record, inbox_file, post, now, config.timing)
+            if kind:
+                kinds.append(kind)
+        advanced = 0
+        next_due: int | None = None
+        while advanced < MAX_ADVANCES:
+            save = folder.read(self.card)
+            record = self._ensure_clock(game_dir, record, save, now)
+            record = self._deliver_reports(folder, game_dir, record, save, post)
+            if save.body["outcome"] is not None:
+                break
+            record, plan, next_due = self._plan(folder, game_dir, record, save, now, config.timing, post)
+            if plan is None:
+                break
+            record = self._advance(folder, game_dir, record, save, plan, now, config.timing, post)
+            advanced += 1
+        return GameResult(
+            game_dir.name,
+            files=len(files),
+            advanced=advanced,
+            notices=tuple(kinds),
+            next_due=1 if settling else next_due,
+        )
+
+    def _ensure_folders(self, game_dir: Path, save: Save) -> None:
+        for name in save.names:
+            for base in (INBOX_DIR, PLAYERS_DIR):
+                path = game_dir / base / name
+                if not path.is_dir():
+                    path.mkdir(parents=True, exist_ok=True)
+
+    def _ensure_clock(self, game_dir: Path, record: Record, save: Save, now: int) -> Record:
+        """Start the turn clock when the save shows a turn the record has not seen."""
+        if record.clock is not None and record.clock.turn == save.turn:
+            return record
+        paused = record.clock is not None and record.clock.paused_since is not None
+        clock = TurnClock(save.turn, now, paused_since=now if paused else None)
+        record = replace(
+            record,
+            clock=clock,
+            reminders_sent=(),
+            missed_counted=(),
+            handled=(),
+            inflight=None,
+        ).logged(f"{iso(now)} turn {save.turn} started")
+        save_record(game_dir, record)
+        return record
+
+    def _recover(
+        self, folder: GameFolder, game_dir: Path, record: Record, save: Save, now: int, policy: TimingPolicy
+    ) -> Record:
+        """Finish or forget an advance a killed moderator left half done."""
+        if record.advancing is None:
+            return record
+        if save.turn > int(record.advancing["from_turn"]):
+            return self._finish_advance(folder, game_dir, record, save, now, policy)
+        record = replace(record, advancing=None)
+        save_record(game_dir, record)
+        return record
+
+    # ---- reports -----------------------------------------------------------------------------
+    def _deliver_reports(
+        self, folder: GameFolder, game_dir: Path, record: Record, save: Save, post: Post
+    ) -> Record:
+        """Copy the current turn's reports into each player's folder (and outbox), once."""
+        if record.delivered is not None and record.delivered[0] == save.turn:
+            return record
+        reports = folder.reports_dir(save.turn)
+        if not reports.is_dir():
+            return record
+        pictures: list[tuple[str, bytes]] = []
+        for path in sorted(reports.iterdir()):
+            if path.suffix != ".txt" and not path.name.startswith("."):
+                pictures.append((path.name, path.read_bytes()))
+        over = save.body["outcome"] is not None
+        for name in save.names:
+            path = reports / f"{name}.txt"
+            if not path.is_file():
+                continue
+            data = path.read_bytes()
+            digest = hashlib.sha256(data).hexdigest()[:16]
+            subject = f"[pbem {save.game_id}] {save.game}: " + (
+                "final report" if over else f"turn {save.turn} report"
+            )
+            filename = f"report-turn-{save.turn:04d}.txt"
+            attachments = [(f"{name}-turn-{save.turn:04d}.txt", data)]
+            attachments += [(f"turn-{save.turn:04d}-{n}", d) for n, d in pictures]
+            post.put(
+                name,
+                filename,
+                data.decode("utf-8"),
+                subject,
+                attachments=attachments,
+                overwrite=True,
+                mail_key=f"{save.game_id}/report/{name}/{save.turn}/{digest}",
+            )
+            for pic_name, pic in pictures:
+                write_once(post.folder_of(name) / f"turn-{save.turn:04d}-{pic_name}", pic)
+        record = replace(record, delivered=(save.turn, save.revision))
+        save_record(game_dir, record)
+        return record
+
+    # ---- inbox files -------------------------------------------------------------------------
+    def _handle_file(
+        self,
+        folder: GameFolder,
+        game_dir: Path,
+        record: Record,
+        item: InboxFile,
+        post: Post,
+        now: int,
+        policy: TimingPolicy,
+    ) -> tuple[Record, str | None]:
+        """File or refuse one inbox file, answer its sender, and take it out of the inbox."""
+        try:
+            data = item.path.read_bytes()
+        except FileNotFoundError:
+            return record, None
+        sha = hashlib.sha256(data).hexdigest()
+        key = hashlib.sha256(f"{item.folder}/{item.path.name}/{item.mtime_ns}/{sha}".encode()).hexdigest()[
+            :24
+        ]
+        if key in record.handled:
+            remove(item.path)
+            return record, None
+        retry = record.inflight is not None and record.inflight.get("key") == key
+        if not retry:
+            record = replace(record, inflight={"key": key, "file": f"{item.folder}/{item.path.name}"})
+            save_record(game_dir, record)
+        save = folder.read(self.card)
+        source = f"inbox/{item.folder}/{item.path.name}"
+        notice, seat = self._submit(folder, save, data, source, retry, now, policy, record)
+        self._answer(game_dir, save, notice, seat, item, post, key)
+        if notice.kind not in ("accepted", "replaced"):
+            write_once(self.state_dir / "refused" / game_dir.name / f"{key}-{item.path.name}", data)
+        record = replace(record, handled=(*record.handled, key), inflight=None).logged(
+            f"{iso(now)} {source}: {notice.kind}"
+            + (f" ({save.names[seat]})" if seat is not None and notice.kind in VERIFIED_KINDS else "")
+        )
+        save_record(game_dir, record)
+        remove(item.path)
+        return record, notice.kind
+
+    def _submit(
+        self,
+        folder: GameFolder,
+        save: Save,
+        data: bytes,
+        source: str,
+        retry: bool,
+        now: int,
+        policy: TimingPolicy,
+        record: Record,
+    ) -> tuple[Notice, int | None]:
+        """Hand one file to the engine; the notice for its sender and the verified seat."""
+        base: dict[str, Any] = {
+            "game_id": save.game_id,
+            "turn": save.turn,
+            "source": source,
+            "received": iso(now),
+        }
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            hint = "save the order file as plain text (UTF-8), as 'pbem sign' writes it"
+            if data.startswith(AGE_BINARY_MAGIC):
+                hint = "send the sealed orders in ASCII armour, as 'pbem sign' writes them (age -a)"
+            message = f"{source}: the file is not text"
+            return Notice("malformed", message=message, hint=hint, **base), None
+        try:
+            receipt = folder.submit(text, self.identity, source=source, now=datetime.fromtimestamp(now, UTC))
+        except DuplicateError as exc:
+            seat = self._claimed_seat(save, text, source)
+            if retry:
+                return self._accepted_notice(folder, seat, False, now, policy, record, base), seat
+            return Notice("duplicate", message=exc.message, hint=exc.hint, **base), seat
+        except PbemError as exc:
+            kind = kind_of(exc)
+            seat = self._claimed_seat(save, text, source) if kind in VERIFIED_KINDS else None
+            if kind == "replayed" and self._claimed_turn(text, source) < save.turn:
+                kind = "late"
+            if kind == "orders":
+                count = exc.message.count("\n") + 1
+                message = (
+                    f"{source}: {count} order line(s) could not be accepted; the file was not filed "
+                    "and your earlier orders for this turn, if any, still stand."
+                )
+                return Notice(kind, message=message, hint=exc.hint, secret=exc.message, **base), seat
+            return Notice(kind, message=exc.message, hint=exc.hint, **base), seat
+        seat = save.seat_of(receipt.player)
+        return self._accepted_notice(folder, seat, receipt.replaced, now, policy, record, base), seat
+
+    def _accepted_notice(
+        self,
+        folder: GameFolder,
+        seat: int | None,
+        replaced: bool,
+        now: int,
+        policy: TimingPolicy,
+        record: Record,
+        base: dict[str, Any],
+    ) -> Notice:
+        after = record.clock is not None and due(policy, record.clock, now).deadline_passed
+        fresh = folder.read(self.card)
+        missing = [fresh.names[s] for s in fresh.awaiting if s not in fresh.body["submitted"]]
+        who = fresh.names[seat] if seat is not None else "?"
+        lines = [f"The orders of {who} for turn {fresh.turn} are filed."]
+        if after:
+            lines.append("They came after the deadline, within the grace period.")
+        lines.append(
+            f"Still awaiting orders from: {', '.join(missing) or 'nobody: the turn will be resolved'}."
+        )
+        lines.append("You may replace them until the turn is resolved: sign new orders with a higher Seq.")
+        return Notice("replaced" if replaced else "accepted", message="\n".join(lines), **base)
+
+    def _claimed_header(self, text: str, source: str) -> Any:
+        from pbem.orders import parse, unseal
+
+        try:
+            return parse(unseal(text, self.identity, source), source).header
+        except PbemError:
+            return None
+
+    def _claimed_seat(self, save: Save, text: str, source: str) -> int | None:
+        header = self._claimed_header(text, source)
+        return None if header is None else save.seat_of(header.player)
+
+    def _claimed_turn(self, text: str, source: str) -> int:
+        header = self._claimed_header(text, source)
+        return 10**9 if header is None else int(header.turn)
+
+    def _answer(
+        self,
+        game_dir: Path,
+        save: Save,
+        notice: Notice,
+        seat: int | None,
+        item: InboxFile,
+        post: Post,
+        key: str,
+    ) -> None:
+        """Deliver a notice: to the verified seat, else to the owner of the inbox folder it came
+        from, else to the mail sender (judge), else to the game's public notices folder."""
+        filename = f"notice-turn-{save.turn:04d}-{key[:12]}.txt"
+        if seat is not None and notice.kind in VERIFIED_KINDS:
+            recipients = [save.players[seat], self.card] if notice.secret is not None else []
+            post.put(save.names[seat], filename, notice.render(recipients), notice.subject)
+            return
+        text = notice.render()
+        owner = save.seat_of(item.folder)
+        if owner is not None:
+            post.put(save.names[owner], filename, text, notice.subject)
+            return
+        if item.folder == MAIL_FOLDER:
+            from pbem.moderator.judge import mail_origin
+
+            origin = mail_origin(self.state_dir, item.path.name)
+            if origin is not None and origin.get("from"):
+                post.mail_only(
+                    origin["from"],
+                    notice.subject,
+                    text,
+                    f"{save.game_id}/notice/{key}",
+                    origin.get("message_id"),
+                )
+        write_once(game_dir / "notices" / filename, text)
+
+    # ---- deadlines and advancing -------------------------------------------------------------
+    def _plan(
+        self,
+        folder: GameFolder,
+        game_dir: Path,
+        record: Record,
+        save: Save,
+        now: int,
+        policy: TimingPolicy,
+        post: Post,
+    ) -> tuple[Record, Plan | None, int | None]:
+        """Send due reminders, count missed turns, and say whether (and how) to advance now."""
+        assert record.clock is not None
+        state = due(policy, record.clock, now)
+        names = save.names
+        statuses = [p["status"] for p in save.body["players"]]
+        submitted = set(save.body["submitted"])
+        missing = [s for s in save.awaiting if s not in submitted]
+        if state.paused:
+            return record, None, None
+        for k in state.reminders:
+            if k in record.reminders_sent:
+                continue
+            for seat in missing:
+                if statuses[seat] == "active":
+                    post.put(
+                        names[seat],
+                        f"reminder-turn-{save.turn:04d}-{k + 1}.txt",
+                        self._reminder_text(save, seat, state.deadline, state.grace_end),
+                        f"[pbem {save.game_id}] reminder: your orders for turn {save.turn}",
+                    )
+            record = replace(record, reminders_sent=(*record.reminders_sent, k)).logged(
+                f"{iso(now)} reminder {k + 1} for turn {save.turn}"
+            )
+            save_record(game_dir, record)
+        how: dict[int, Missing] = {}
+        waiting = False
+        for seat in missing:
+            name = names[seat]
+            if statuses[seat] in ("resigned", "abandoned"):
+                how[seat] = policy.on_abandoned
+                continue
+            if not state.grace_over:
+                waiting = True
+                continue
+            stand = stand_in(policy, record.seat(name))
+            if stand.action == "wait" and name.lower() not in record.missed_counted:
+                seat_record = record_turn(policy, record.seat(name), missed=True)
+                record = replace(
+                    record.with_seat(name, seat_record), missed_counted=(*record.missed_counted, name.lower())
+                ).logged(f"{iso(now)} {name} missed turn {save.turn}")
+                save_record(game_dir, record)
+                stand = stand_in(policy, seat_record)
+            if stand.action == "wait":
+                waiting = True
+            else:
+                how[seat] = stand
+        record = self._sync_statuses(folder, game_dir, record, save, now)
+        if waiting:
+            return record, None, state.next_event
+        fill: dict[int, list[str]] = {}
+        if how:
+            loaded = folder.load(self.identity)
+            for seat, stand in how.items():
+                fill[seat] = self._stand_in_orders(loaded, seat, stand)
+        missed = tuple(
+            names[s] for s in how if statuses[s] == "active" and names[s].lower() not in record.missed_counted
+        )
+        on_time = tuple(names[s] for s in save.awaiting if s in submitted)
+        described = {names[s]: str(stand) for s, stand in how.items()}
+        return record, Plan(fill, missed, on_time, described), state.next_event
+
+    def _sync_statuses(
+        self, folder: GameFolder, game_dir: Path, record: Record, save: Save, now: int
+    ) -> Record:
+        """Mark in the save every seat the record says is abandoned (idempotent)."""
+        for seat, player in enumerate(save.body["players"]):
+            name = save.names[seat]
+            if player["status"] == "active" and record.seat(name).abandoned:
+                folder.set_status(self.identity, name, "abandoned", now=datetime.fromtimestamp(now, UTC))
+                record = record.logged(f"{iso(now)} {name} abandoned the game")
+                save_record(game_dir, record)
+        return record
+
+    def _stand_in_orders(self, loaded: Loaded, seat: int, stand: Missing) -> list[str]:
+        """Orders for a seat that sent none: the game's default orders or a bot's."""
+        game = loaded.game
+        view = loaded.view(seat)
+        if stand.action == "bot" and stand.bot is not None and stand.bot in game.bots:
+            rng = Rng(loaded.secret.seed + f"\x00moderator-bot\x00{loaded.save.turn}\x00{seat}".encode())
+            return game.bots[stand.bot](game, view, rng)
+        return game.default_orders(view)
+
+    def _reminder_text(self, save: Save, seat: int, deadline: int | None, grace_end: int | None) -> str:
+        lines = [
+            f"pbem moderator reminder: game {save.game_id} ({save.game}), turn {save.turn}",
+            "",
+            f"{save.names[seat]}, your orders for turn {save.turn} have not arrived yet.",
+        ]
+        if deadline is not None:
+            lines.append(f"Deadline: {iso(deadline)}.")
+        if grace_end is not None and grace_end != deadline:
+            lines.append(f"Orders are still accepted until {iso(grace_end)} (grace period).")
+        lines += [
+            "",
+            "Your report is in your folder (report-turn-NNNN.txt).  Write and send orders with:",
+            f"  pbem orders REPORT --key {save.names[seat]}.key -o orders.txt",
+            f"  pbem sign orders.txt --key {save.names[seat]}.key -o signed.txt",
+        ]
+        return "\n".join(lines) + "\n"
+
+    def _advance(
+        self,
+        folder: GameFolder,
+        game_dir: Path,
+        record: Record,
+        save: Save,
+        plan: Plan,
+        now: int,
+        policy: TimingPolicy,
+        post: Post,
+    ) -> Record:
+        """Resolve the turn: journal the intent, advance, then finish the record."""
+        record = replace(
+            record,
+            advancing={
+                "from_turn": save.turn,
+                "missed": list(plan.missed),
+                "on_time": list(plan.on_time),
+                "filled": dict(plan.how),
+            },
+        )
+        save_record(game_dir, record)
+        try:
+            folder.advance(self.identity, now=datetime.fromtimestamp(now, UTC), fill=plan.fill)
+        except PbemError:
+            save_record(game_dir, replace(record, advancing=None))
+            raise
+        step("advanced")
+        fresh = folder.read(self.card)
+        return self._finish_advance(folder, game_dir, record, fresh, now, policy)
+
+    def _finish_advance(
+        self, folder: GameFolder, game_dir: Path, record: Record, save: Save, now: int, policy: TimingPolicy
+    ) -> Record:
+        """Apply the journalled missed-turn counts and start the new turn's clock."""
+        advancing = record.advancing or {}
+        for name in advancing.get("on_time", ()):
+            record = record.with_seat(name, record_turn(policy, record.seat(name), missed=False))
+        for name in advancing.get("missed", ()):
+            record = record.with_seat(name, record_turn(policy, record.seat(name), missed=True))
+        filled = advancing.get("filled", {})
+        note = f"; filled in: {', '.join(f'{n} ({h})' for n, h in filled.items())}" if filled else ""
+        record = replace(record, advancing=None).logged(
+            f"{iso(now)} turn {advancing.get('from_turn')} resolved{note}"
+        )
+        save_record(game_dir, record)
+        record = self._ensure_clock(game_dir, record, save, now)
+        return self._sync_statuses(folder, game_dir, record, save, now)

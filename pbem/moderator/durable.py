@@ -1,0 +1,114 @@
+"""Durable small writes for the moderator, and the crash points the fault tests use.
+
+Every file the moderator writes goes through :func:`write_atomic`: a temporary file in the
+same folder, flushed and fsynced, renamed over the target, and the folder fsynced, so a
+reader (or a restarted moderator) sees the old file or the new one, never a torn one.
+
+Crash points: when the environment variable ``PBEM_CRASH_AFTER`` is N > 0, the N-th call
+of :func:`step` in this process ends it at once with ``os._exit(CRASH_EXIT)``, as a kill
+would.  :func:`write_atomic` calls :func:`step` before and after its rename, and the
+moderator calls it between the steps of its work, so the fault tests can stop it at every
+point that matters and check that a restart reaches the same result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+CRASH_ENV = "PBEM_CRASH_AFTER"
+CRASH_EXIT = 77
+TEMP_PREFIX = ".pbem-tmp-"
+
+_steps = 0
+_crash_after: int | None = None
+_configured = False
+
+
+def _limit() -> int | None:
+    global _configured, _crash_after
+    if not _configured:
+        raw = os.environ.get(CRASH_ENV, "")
+        _crash_after = int(raw) if raw.strip().isdigit() and int(raw) > 0 else None
+        _configured = True
+    return _crash_after
+
+
+def step(label: str = "") -> None:
+    """Count one step of moderator work; end the process here if a crash is asked for."""
+    global _steps
+    limit = _limit()
+    if limit is None:
+        return
+    _steps += 1
+    if _steps >= limit:
+        os._exit(CRASH_EXIT)
+
+
+def steps_taken() -> int:
+    """How many steps this process has counted (only while crash points are armed)."""
+    return _steps
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or unlink in ``folder`` durable (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes | str, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` atomically and durably; creates parent folders."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f"{TEMP_PREFIX}{path.name}.{os.getpid()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    step(f"write {path.name}")
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+    step(f"wrote {path.name}")
+
+
+def write_once(path: Path, data: bytes | str, mode: int = 0o644) -> bool:
+    """Write ``path`` unless it exists already (idempotent output); True if written now."""
+    if path.exists():
+        return False
+    write_atomic(path, data, mode)
+    return True
+
+
+def remove(path: Path) -> None:
+    """Delete ``path`` durably; a missing file is fine (the step may be repeated)."""
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+        fsync_dir(path.parent)
+    step(f"removed {path.name}")
+
+
+def sweep_temp(folder: Path) -> int:
+    """Remove temporary files a killed writer left in ``folder``; returns how many."""
+    count = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if entry.name.startswith(TEMP_PREFIX):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                count += 1
+    return count

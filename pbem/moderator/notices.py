@@ -1,0 +1,106 @@
+"""What a player is told about an order file: accepted, or what was wrong and what to do.
+
+A notice is plain text with a public part (the file, the turn, the kind of problem, what to
+do) and, when the details may name hidden facts (the game's line-by-line errors speak of
+the player's own cards), those details encrypted with age to that player and the
+moderator.  ``pbem open NOTICE --key YOU.key`` shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pbem.errors import (
+    DuplicateError,
+    ForeignError,
+    FormatError,
+    NotAwaitedError,
+    OrdersRejected,
+    PbemError,
+    ReplayError,
+    SignatureError,
+)
+from pbem.keys import PublicCard, encrypt
+
+KINDS = {
+    "accepted": "ACCEPTED",
+    "replaced": "ACCEPTED (replaces your earlier orders for this turn)",
+    "duplicate": "NOT NEEDED: the very same orders were already accepted; nothing changed",
+    "late": "REJECTED: too late, that turn is over",
+    "replayed": "REJECTED: an old or replayed order file",
+    "forged": "REJECTED: the signature does not match",
+    "malformed": "REJECTED: the file cannot be read",
+    "foreign": "REJECTED: not for this game or not from a player of it",
+    "not-awaited": "REJECTED: no orders are awaited from you now",
+    "orders": "REJECTED: some orders cannot be carried out",
+}
+
+
+def kind_of(error: PbemError) -> str:
+    """The notice kind for an engine error."""
+    if isinstance(error, DuplicateError):
+        return "duplicate"
+    if isinstance(error, ReplayError):
+        return (
+            "late" if "old order file" in error.message or "game is at turn" in error.message else "replayed"
+        )
+    if isinstance(error, SignatureError):
+        return "forged"
+    if isinstance(error, ForeignError):
+        return "foreign"
+    if isinstance(error, NotAwaitedError):
+        return "not-awaited"
+    if isinstance(error, OrdersRejected):
+        return "orders"
+    if isinstance(error, FormatError):
+        return "malformed"
+    return "malformed"
+
+
+VERIFIED_KINDS = frozenset({"accepted", "replaced", "duplicate", "late", "replayed", "not-awaited", "orders"})
+"""Kinds the engine reports only after the signature verified: the seat is known."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One answer about one order file."""
+
+    kind: str
+    game_id: str
+    turn: int
+    source: str
+    received: str
+    message: str
+    hint: str | None = None
+    secret: str | None = None
+    """Details only the player may read (encrypted in the text)."""
+
+    @property
+    def subject(self) -> str:
+        verdict = "accepted" if self.kind in ("accepted", "replaced") else "not accepted"
+        if self.kind == "duplicate":
+            verdict = "already accepted"
+        return f"[pbem {self.game_id}] turn {self.turn}: your orders were {verdict}"
+
+    def render(self, recipients: Sequence[PublicCard] = ()) -> str:
+        """The notice text; the secret part is encrypted to ``recipients`` (left out if none)."""
+        lines = [
+            f"pbem moderator notice: game {self.game_id}, turn {self.turn}",
+            f"File:     {self.source}",
+            f"Received: {self.received}",
+            f"Result:   {KINDS[self.kind]}",
+            "",
+            self.message,
+        ]
+        if self.hint:
+            lines += ["", f"What to do: {self.hint}"]
+        if self.secret is not None and recipients:
+            lines += [
+                "",
+                "The details name things only you may see, so they are encrypted to you.",
+                "Read them with: pbem open THIS-FILE --key YOUR.key",
+                "",
+                encrypt(self.secret.encode("utf-8"), list(recipients)).rstrip("\n"),
+            ]
+        return "\n".join(lines) + "\n"

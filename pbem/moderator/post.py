@@ -1,0 +1,132 @@
+"""Handing things to players: files in their own folder and, for the judge, mail.
+
+Every notice, receipt, reminder and report goes to ``<game>/players/<name>/`` (a folder only
+that player and the moderator need to read) and, when mail is on and the player has an
+address, into the moderator's local outbox.  Both steps are idempotent by name, so a
+restarted moderator repeats them without sending anything twice; the outbox is flushed
+through SMTP separately (a crash between the SMTP answer and the removal of the outbox
+entry resends that one mail, with the same Message-ID).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.mail.smtp import Outgoing
+from pbem.moderator.durable import remove, write_atomic, write_once
+
+PLAYERS_DIR = "players"
+INBOX_DIR = "inbox"
+MAIL_FOLDER = "_mail"
+"""The inbox sub-folder the judge drops mailed order blocks into."""
+
+
+class Outbox:
+    """Mails waiting to be sent, one JSON file each, on the moderator's local disk."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{hashlib.sha256(key.encode()).hexdigest()[:40]}.json"
+
+    def enqueue(self, mail: Outgoing) -> bool:
+        """Queue ``mail`` unless a mail with its key was queued before; True if queued now."""
+        sent_marker = self.folder / "sent" / self._path(mail.key).name
+        if sent_marker.exists():
+            return False
+        data = {
+            "to": mail.to,
+            "subject": mail.subject,
+            "body": mail.body,
+            "key": mail.key,
+            "in_reply_to": mail.in_reply_to,
+            "attachments": [[n, base64.b64encode(d).decode()] for n, d in mail.attachments],
+        }
+        return write_once(self._path(mail.key), json.dumps(data, sort_keys=True))
+
+    def pending(self) -> list[tuple[Path, Outgoing]]:
+        """Queued mails, oldest first."""
+        out = []
+        try:
+            entries = sorted(
+                (e for e in os.scandir(self.folder) if e.is_file() and e.name.endswith(".json")),
+                key=lambda e: (e.stat().st_mtime_ns, e.name),
+            )
+        except FileNotFoundError:
+            return []
+        for entry in entries:
+            try:
+                data = json.loads(Path(entry.path).read_bytes())
+            except (OSError, ValueError):
+                continue
+            attachments = tuple((n, base64.b64decode(d)) for n, d in data["attachments"])
+            out.append(
+                (
+                    Path(entry.path),
+                    Outgoing(
+                        data["to"],
+                        data["subject"],
+                        data["body"],
+                        data["key"],
+                        attachments,
+                        data["in_reply_to"],
+                    ),
+                )
+            )
+        return out
+
+    def mark_sent(self, path: Path) -> None:
+        """Remember a mail as sent (so it is never queued again) and drop it from the queue."""
+        write_once(self.folder / "sent" / path.name, b"")
+        remove(path)
+
+
+@dataclass
+class Post:
+    """Delivery for one game: player folders, plus mail when an outbox is given."""
+
+    game_dir: Path
+    game_id: str
+    outbox: Outbox | None = None
+    emails: dict[str, str] | None = None
+
+    def folder_of(self, name: str) -> Path:
+        return self.game_dir / PLAYERS_DIR / name
+
+    def email_of(self, name: str) -> str | None:
+        return None if self.emails is None else self.emails.get(name.lower())
+
+    def put(
+        self,
+        name: str,
+        filename: str,
+        text: str,
+        subject: str,
+        *,
+        attachments: Sequence[tuple[str, bytes]] = (),
+        overwrite: bool = False,
+        mail_key: str | None = None,
+    ) -> None:
+        """Give ``text`` to player ``name``: as a file in their folder and, if they have an
+        address and mail is on, as a mail with ``attachments``."""
+        path = self.folder_of(name) / filename
+        if overwrite:
+            write_atomic(path, text)
+        else:
+            write_once(path, text)
+        address = self.email_of(name)
+        if self.outbox is not None and address:
+            key = mail_key or f"{self.game_id}/{name}/{filename}"
+            self.outbox.enqueue(Outgoing(address, subject, text, key, tuple(attachments)))
+
+    def mail_only(self, address: str, subject: str, text: str, key: str, in_reply_to: str | None) -> None:
+        """Answer an address directly (a mail whose sender the signature could not tell)."""
+        if self.outbox is not None:
+            self.outbox.enqueue(Outgoing(address, subject, text, key, (), in_reply_to))

@@ -1,0 +1,148 @@
+"""Finding work cheaply: which games changed, and which inbox files are complete.
+
+A pass over a root of a thousand games must not read a thousand games.  For each game the
+moderator keeps, on its local disk, a signature: the (mtime, size, inode) of the game's
+folder, its inbox folders and its moderator record.  Dropping, renaming or deleting a file
+in an inbox changes its folder's mtime, so an unchanged signature (and no deadline due and
+no file still settling) means there is nothing to do, and the game costs a few ``stat``
+calls.  The index is a cache: losing it costs one full pass, never a wrong result.
+
+Temporary and half-written files are ignored until complete: dot-files, editor and sync
+tool temporaries (``*.tmp``, ``*.part``, ``~`` backups, ...), and files whose size or mtime
+changed within the settle time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.moderator.durable import write_atomic
+
+TEMP_SUFFIXES = (".tmp", ".temp", ".part", ".partial", ".crdownload", ".swp", ".swx", "~", ".lock", ".!sync")
+TEMP_PREFIXES = (".", "~$", "#")
+
+
+def is_temporary(name: str) -> bool:
+    """True for names that sync tools, editors and browsers use while a file is incomplete."""
+    lower = name.lower()
+    return lower.startswith(TEMP_PREFIXES) or lower.endswith(TEMP_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class InboxFile:
+    """A complete file in a player's inbox folder."""
+
+    path: Path
+    folder: str
+    """The inbox sub-folder it was dropped in (the player's own)."""
+    size: int
+    mtime_ns: int
+
+
+def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFile], bool]:
+    """Complete files under ``inbox/<player>/``, oldest first, and whether any are still settling.
+
+    A file is settling if it is younger than ``settle_ns`` (by its mtime) or is a temporary
+    name; temporaries do not count as settling (they may be abandoned for ever).
+    """
+    ready: list[InboxFile] = []
+    settling = False
+    try:
+        folders = [e for e in os.scandir(inbox) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return [], False
+    for folder in folders:
+        if is_temporary(folder.name):
+            continue
+        try:
+            entries = list(os.scandir(folder.path))
+        except OSError:
+            continue
+        for entry in entries:
+            if is_temporary(entry.name) or not entry.is_file(follow_symlinks=False):
+                continue
+            st = entry.stat(follow_symlinks=False)
+            if now_ns - st.st_mtime_ns < settle_ns:
+                settling = True
+                continue
+            ready.append(InboxFile(Path(entry.path), folder.name, st.st_size, st.st_mtime_ns))
+    ready.sort(key=lambda f: (f.mtime_ns, f.folder, f.path.name))
+    return ready, settling
+
+
+def signature(paths: Iterable[Path]) -> list[int]:
+    """Stat facts of ``paths`` that change when their content or entries change; -1 if missing."""
+    out: list[int] = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            out.extend((-1, -1, -1))
+            continue
+        out.extend((st.st_mtime_ns, st.st_size, st.st_ino))
+    return out
+
+
+def watched_paths(game_dir: Path, inbox: Path, extra: Iterable[Path] = ()) -> list[Path]:
+    """What a game's signature covers: its folder, its inbox and each player's inbox folder,
+    plus ``extra`` files (the moderator record, the current save)."""
+    paths = [game_dir, inbox]
+    with contextlib.suppress(OSError):
+        paths.extend(sorted(Path(e.path) for e in os.scandir(inbox) if e.is_dir(follow_symlinks=False)))
+    paths.extend(extra)
+    return paths
+
+
+class Index:
+    """The moderator's local cache of game signatures and next due times (one JSON file)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.dirty = False
+        try:
+            data = json.loads(path.read_bytes())
+            if isinstance(data, dict) and isinstance(data.get("games"), dict):
+                self.entries = data["games"]
+        except (OSError, ValueError):
+            self.entries = {}
+
+    def unchanged(self, game: str, sig: list[int], now: int) -> bool:
+        """True if nothing can have happened in ``game`` since it was last recorded."""
+        entry = self.entries.get(game)
+        if entry is None or entry.get("sig") != sig or entry.get("settling"):
+            return False
+        next_due = entry.get("next_due")
+        return next_due is None or now < next_due
+
+    def record(self, game: str, sig: list[int], next_due: int | None, settling: bool) -> None:
+        """Remember a game's state after a pass handled it."""
+        entry = {"sig": sig, "next_due": next_due, "settling": settling}
+        if self.entries.get(game) != entry:
+            self.entries[game] = entry
+            self.dirty = True
+
+    def forget(self, game: str) -> None:
+        """Make the next pass look at ``game`` in full (after a moderator command)."""
+        if self.entries.pop(game, None) is not None:
+            self.dirty = True
+
+    def prune(self, games: Mapping[str, object] | Iterable[str]) -> None:
+        """Drop entries of games that no longer exist."""
+        keep = set(games)
+        for name in list(self.entries):
+            if name not in keep:
+                del self.entries[name]
+                self.dirty = True
+
+    def save(self) -> None:
+        """Write the index if it changed (atomically: a torn index would only cost a full pass)."""
+        if self.dirty:
+            write_atomic(self.path, json.dumps({"version": 1, "games": self.entries}, sort_keys=True))
+            self.dirty = False
