@@ -85,6 +85,12 @@ class SignedOrders:
         card.verify(ORDERS_DOMAIN, self.signed_text.encode(), self.signature)
 
 
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits (``str.isdigit`` also accepts "²"
+    and "٣", which ``int`` then refuses or reads)."""
+    return text.isascii() and text.isdigit()
+
+
 def _normalize(line: str) -> str:
     return unicodedata.normalize("NFC", line.strip())
 
@@ -237,7 +243,7 @@ def parse(text: str, source: str = "orders") -> SignedOrders:
     ints: dict[str, int] = {}
     for name in ("Turn", "Seq"):
         number, value = header_values[name]
-        if not value.isdigit():
+        if not _is_number(value):
             raise FormatError(f"{source}, line {number}: {name} must be a whole number, got {value!r}")
         ints[name] = int(value)
     header = OrderHeader(
@@ -293,7 +299,7 @@ def parse_draft(text: str, source: str = "orders") -> Draft:
             "start from the form pbem orders writes",
         )
     for name in ("Turn", "Seq"):
-        if not values[name].isdigit():
+        if not _is_number(values[name]):
             raise FormatError(f"{source}: {name} must be a whole number, got {values[name]!r}")
     header = OrderHeader(values["Game"].upper(), int(values["Turn"]), values["Player"], int(values["Seq"]))
     return Draft(header, tuple(orders), tuple(lines), seal_to)
