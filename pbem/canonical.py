@@ -13,14 +13,29 @@ from typing import Any
 
 from pbem.errors import FormatError
 
+MAX_INT = 2**53 - 1
+"""I-JSON's exact integer range: RFC 8785 refuses integers beyond it."""
+
 
 def dumps(value: Any) -> bytes:
-    """RFC 8785 bytes of a JSON value.  Raises FormatError for floats or non-JSON types."""
-    _check(value, "$")
-    import rfc8785
+    """RFC 8785 bytes of a JSON value.
 
-    data: bytes = rfc8785.dumps(value)
-    return data
+    Raises FormatError for floats, integers beyond 2**53 - 1, lone surrogates and non-JSON
+    types.  For data without floats, RFC 8785 is exactly compact ``json.dumps`` with sorted
+    keys and no ASCII escaping, except that keys are ordered by UTF-16 code units: the two
+    orders differ only for keys with characters beyond U+FFFF, which go through the
+    reference ``rfc8785`` encoder instead (tests check both paths agree with it).
+    """
+    if _check(value):
+        import rfc8785
+
+        data: bytes = rfc8785.dumps(value)
+        return data
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FormatError("a string holds a lone surrogate: not valid Unicode") from None
 
 
 def digest(value: Any) -> str:
@@ -28,24 +43,38 @@ def digest(value: Any) -> str:
     return hashlib.sha256(dumps(value)).hexdigest()
 
 
-def _check(value: Any, path: str) -> None:
-    if value is None or isinstance(value, (bool, str)):
-        return
-    if isinstance(value, int):
-        return
-    if isinstance(value, float):
-        raise FormatError(f"float at {path}: state and signed files hold integers only")
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            _check(item, f"{path}[{i}]")
-        return
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise FormatError(f"non-string key {key!r} at {path}")
-            _check(item, f"{path}.{key}")
-        return
-    raise FormatError(f"{type(value).__name__} at {path} is not JSON data")
+def _check(value: Any) -> bool:
+    """Walk ``value``; raise FormatError for anything that is not integer-only JSON data.
+
+    Returns True when some key has a character beyond U+FFFF (needs UTF-16 key order).
+    """
+    astral = False
+    stack = [(value, "$")]
+    while stack:
+        item, path = stack.pop()
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if -MAX_INT <= item <= MAX_INT:
+                continue
+            raise FormatError(f"integer at {path} is beyond 2**53 - 1")
+        if kind is dict:
+            for key, sub in item.items():
+                if type(key) is not str:
+                    raise FormatError(f"non-string key {key!r} at {path}")
+                if not key.isascii() and max(map(ord, key)) > 0xFFFF:
+                    astral = True
+                if type(sub) is not str:
+                    stack.append((sub, f"{path}.{key}"))
+            continue
+        if kind is list:
+            stack.extend((sub, f"{path}[{i}]") for i, sub in enumerate(item) if type(sub) is not str)
+            continue
+        if kind is float:
+            raise FormatError(f"float at {path}: state and signed files hold integers only")
+        raise FormatError(f"{kind.__name__} at {path} is not JSON data")
+    return astral
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

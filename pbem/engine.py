@@ -148,7 +148,7 @@ class SeenRecord:
     def record(self, save: Save) -> None:
         data = self._read()
         data[save.game_id] = {"revision": save.revision, "digest": save.digest}
-        atomic_write(self.path, canonical.dumps(data), mode=0o600)
+        atomic_write(self.path, canonical.dumps(data), mode=0o600, durable=False)
 
 
 class GameFolder:
@@ -440,7 +440,10 @@ class GameFolder:
         return Advanced(written.turn, result.events, awaiting, outcome, tuple(filled), tuple(reports))
 
     def publish(self, moderator: Identity, loaded: Loaded) -> list[Path]:
-        """Write every report of the current turn (idempotent: rewrites the same turn)."""
+        """Write every report of the current turn (idempotent: rewrites the same turn).
+
+        Reports are derived from the durable save, so they are written without fsync; a
+        moderator that finds them missing after a crash calls this again."""
         from pbem.reports import ReportContext, name_seats, render_report
 
         save, secret, game = loaded.save, loaded.secret, loaded.game
@@ -464,14 +467,14 @@ class GameFolder:
         for seat, name in enumerate(save.names):
             text = render_report(game, game.observe(secret.state, seat), events, ctx, moderator, cards[seat])
             path = folder / f"{name}.txt"
-            atomic_write(path, text)
+            atomic_write(path, text, durable=False)
             written.append(path)
         public_view = game.observe(secret.state, None)
         path = folder / "public.txt"
-        atomic_write(path, render_report(game, public_view, events, ctx, moderator, None))
+        atomic_write(path, render_report(game, public_view, events, ctx, moderator, None), durable=False)
         written.append(path)
         for filename, content in game.pictures(public_view).items():
-            atomic_write(folder / filename, content)
+            atomic_write(folder / filename, content, durable=False)
             written.append(folder / filename)
         return written
 

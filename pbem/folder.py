@@ -44,8 +44,14 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes | str, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``data`` atomically, creating parent folders as needed."""
+def atomic_write(
+    path: str | os.PathLike[str], data: bytes | str, mode: int = 0o644, durable: bool = True
+) -> None:
+    """Replace ``path`` with ``data`` atomically, creating parent folders as needed.
+
+    ``durable=False`` skips the fsyncs: still never torn if the process dies, but a power
+    cut may lose it.  Only for files that can be rebuilt from durable ones (reports).
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -56,7 +62,8 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str, mode: int = 0o
             fh.write(raw)
             _step("written")
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         _step("synced")
         os.replace(tmp, target)
         _step("renamed")
@@ -64,7 +71,8 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str, mode: int = 0o
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    fsync_dir(target.parent)
+    if durable:
+        fsync_dir(target.parent)
 
 
 def sweep_temp(folder: str | os.PathLike[str]) -> int:

@@ -36,8 +36,8 @@ def _wrap64(text: str) -> list[str]:
     return [text[i : i + 64] for i in range(0, len(text), 64)]
 
 
-def _b64json(value: Any) -> list[str]:
-    return _wrap64(base64.b64encode(canonical.dumps(value)).decode())
+def _b64(raw: bytes) -> list[str]:
+    return _wrap64(base64.b64encode(raw).decode())
 
 
 _SEAT_RE = re.compile(r"\b[Pp]layer (\d{1,2})\b")
@@ -112,7 +112,7 @@ def render_report(
             private_text=private_text,
         )
         data = {"game_id": ctx.game_id, "turn": ctx.turn, "seat": seat, "private": view.private}
-        plain += "\n" + "\n".join([PRIVATE_BEGIN, *_b64json(data), PRIVATE_END]) + "\n"
+        plain += "\n" + "\n".join([PRIVATE_BEGIN, *_b64(canonical.dumps(data)), PRIVATE_END]) + "\n"
         private_block = encrypt(plain.encode("utf-8"), [recipient, ctx.moderator])
     data = {
         "format": REPORT_FORMAT,
@@ -131,8 +131,9 @@ def render_report(
         if private_block
         else None,
     }
-    signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, canonical.dumps(data))).decode()
-    data_block = "\n".join([DATA_BEGIN, *_b64json(data), DATA_SIG, *_wrap64(signature), DATA_END])
+    raw = canonical.dumps(data)
+    signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, raw)).decode()
+    data_block = "\n".join([DATA_BEGIN, *_b64(raw), DATA_SIG, *_wrap64(signature), DATA_END])
     return render(
         "report.txt.j2",
         player=None if seat is None else ctx.names[seat],

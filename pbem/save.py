@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from pbem import canonical
@@ -91,8 +92,9 @@ class Save:
     def awaiting(self) -> list[int]:
         return list(self.body["awaiting"])
 
-    @property
+    @cached_property
     def digest(self) -> str:
+        """SHA-256 of the canonical body: what the next save's ``prev`` names."""
         return canonical.digest(self.body)
 
     def seat_of(self, name: str) -> int | None:
