@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem_games.symbioz import GAME
-from pbem_games.symbioz.state import SUPPLY, symbioz_counts
-
 from pbem.game import OrderLine, Resolution
 from pbem.rng import Rng
+from pbem_games.symbioz import GAME
+from pbem_games.symbioz.state import SUPPLY, symbioz_counts
 
 YELLOW, RED, BLUE, PURPLE = range(4)
 

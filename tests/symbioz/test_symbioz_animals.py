@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from pbem_games.symbioz import GAME
 from symbioz_helpers import BLUE, PURPLE, RED, YELLOW, orders_for, play, position, texts
 
 from pbem.game import OrderErrors
+from pbem_games.symbioz import GAME
 
 # -- Kroguls ---------------------------------------------------------------------------
 

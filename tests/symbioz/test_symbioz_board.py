@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from pbem_games.symbioz.board import (
     BY_NAME,
     SQUARES,

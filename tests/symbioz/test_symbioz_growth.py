@@ -5,12 +5,12 @@ from __future__ import annotations
 import copy
 
 import pytest
-from pbem_games.symbioz import GAME
-from pbem_games.symbioz.state import symbioz_to_win
 from symbioz_helpers import BLUE, PURPLE, RED, YELLOW, orders_for, play, position, texts
 
 from pbem.game import IllegalOrderError, OrderErrors
 from pbem.rng import Rng
+from pbem_games.symbioz import GAME
+from pbem_games.symbioz.state import symbioz_to_win
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
