@@ -15,12 +15,13 @@ from pbem.render import render
 from .cards import legal_sets, set_kind, set_value, show
 from .rules import who
 
-WIDTH = 70
+WIDTH = 68
+"""Room for the text of a line: the templates indent by at most 2, mail wants under 72."""
 
 
-def wrap(text: str, indent: str = "  ") -> list[str]:
-    """``text`` broken into lines of at most WIDTH characters, continuation lines indented."""
-    return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [""]
+def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> list[str]:
+    """``text`` broken into lines of at most ``width`` characters, continuation lines indented."""
+    return textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
 def _describe_set(cards: list[str]) -> str:
@@ -55,7 +56,7 @@ def public_context(view: View) -> dict[str, Any]:
             line += f" [{', '.join(marks)}]"
         if over:
             line += f"; score {pub['scores'][seat]}"
-        seats.append(wrap(line, "    "))
+        seats.append(wrap(line, "    ", WIDTH - 2))
     options = [name for name in ("open-research", "all-night-lab") if pub["options"][name]]
     pile = pub["discard"]
     return {

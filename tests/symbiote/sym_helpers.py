@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from pbem.game import OrderLine, Resolution, View
+from pbem.rng import Rng
 from pbem_games.symbiote import GAME
 from pbem_games.symbiote.cards import full_deck
 from pbem_games.symbiote.rules import OPTION_DEFAULTS
-
-from pbem.game import OrderLine, Resolution, View
-from pbem.rng import Rng
 
 
 def make_state(
@@ -57,8 +56,9 @@ def lines(*texts: str) -> list[OrderLine]:
     return [OrderLine(i, t) for i, t in enumerate(texts, start=1)]
 
 
-def view_of(state: dict[str, Any], seat: int | None = None) -> View:
-    return GAME.observe(state, state["seat"] if seat is None else seat)
+def view_of(state: dict[str, Any], seat: int | None = -1) -> View:
+    """The view of ``seat`` (-1: the seat to act; None: the public)."""
+    return GAME.observe(state, state["seat"] if seat == -1 else seat)
 
 
 def step(state: dict[str, Any], *texts: str, seed: bytes = b"t") -> Resolution:

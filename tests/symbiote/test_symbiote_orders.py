@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from pbem_games.symbiote import GAME
-from pbem_games.symbiote.cards import CardSyntaxError, parse_cards
 from sym_helpers import lines, make_state, view_of
 
 from pbem.game import (
@@ -14,6 +12,8 @@ from pbem.game import (
     OrderError,
     OrderErrors,
 )
+from pbem_games.symbiote import GAME
+from pbem_games.symbiote.cards import CardSyntaxError, parse_cards
 
 HAND = ["3H", "7H", "AS", "JS", "QD", "KC", "10C"]
 

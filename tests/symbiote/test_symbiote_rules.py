@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from pbem_games.symbiote import GAME
 from sym_helpers import all_cards, deck_of, make_state, step, texts, view_of
 
 from pbem.game import OrderErrors
 from pbem.rng import Rng
+from pbem_games.symbiote import GAME
 
 # ---------------------------------------------------------------------------- setting up
 
