@@ -169,7 +169,10 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
     extra = set(body) - set(_BODY_FIELDS)
     if extra:
         raise FormatError(f"save file {source}: body has unknown fields {sorted(extra)}")
-    moderator = PublicCard.from_json(body["moderator"])
+    try:
+        moderator = PublicCard.from_json(body["moderator"])
+    except FormatError as exc:
+        raise FormatError(f"save file {source}: moderator: {exc.message}") from None
     if expect_moderator is not None and moderator.verify_key != expect_moderator.verify_key:
         raise ForeignError(
             f"save file {source} was signed by moderator {moderator.name} ({moderator.key_id}), "
