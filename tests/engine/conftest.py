@@ -144,9 +144,10 @@ class Table:
         self.submit(self.sealed(self.signed(name, self.bot_lines(name, bot))), f"{name}.txt")
         self.folder.advance(self.moderator, now=self.tick())
 
-    def copy_to(self, path: Path) -> GameFolder:
+    def copy_to(self, path: Path, home: Path | None = None) -> GameFolder:
+        """A copy of the game folder, moderated with this table's rollback record or ``home``'s."""
         shutil.copytree(self.folder.path, path)
-        return GameFolder(path, self.home)
+        return GameFolder(path, home or self.home)
 
 
 def new_table(
