@@ -58,6 +58,7 @@ def text_board(public: dict[str, Any]) -> list[str]:
 
     Players are digits, storms ``*``, a satellite ``@`` followed by its riders.
     """
+    key = ", ".join(f"{s + 1} = {player(s)}" for s in range(public["players"]))
     rows = ["     " + "N".ljust(21) + "E".ljust(21) + "S".ljust(21) + "W".ljust(21)]
     width = COLUMNS // 4
     rows.append("out  " + "".join(_cell(width, f"{c} {_marks(public, c)}") for c in board.CORNERS))
@@ -68,7 +69,8 @@ def text_board(public: dict[str, Any]) -> list[str]:
         riders = "".join(str(s + 1) for s, w in enumerate(public["where"]) if w == track.moon)
         cells = []
         for seg in range(track.segments):
-            cells.append(_cell(seg_width, "@" + riders if seg == sat else "." * (seg_width - 1)))
+            mark = "@" + riders if len(riders) < seg_width - 1 else "@+"
+            cells.append(_cell(seg_width, mark if seg == sat else "." * (seg_width - 1)))
         rows.append(f"{track.title[:3]:<5}" + "".join(cells))
         count = ring_rows[letter]
         space_width = COLUMNS // count
@@ -78,6 +80,8 @@ def text_board(public: dict[str, Any]) -> list[str]:
             label = name if space_width > 7 else name.replace("-", "")
             cells.append(_cell(space_width, f"{label} {_marks(public, name)}"))
         rows.append(f"{letter:<5}" + "".join(cells))
+    rows.append(f"Key: {key}; * storm; @ satellite, then its riders (+: see below).")
+    rows.append("Rows run clockwise from north; each track row sits between the rings it borders.")
     return rows
 
 
@@ -96,7 +100,8 @@ def status_lines(public: dict[str, Any]) -> list[str]:
         if gain:
             text += f", last gained on {gain.capitalize()}"
         lines.append(text)
-    storms = ", ".join(f"{k} x{v}" for k, v in public["storms"].items())
+    order = {name: i for i, name in enumerate(board.SPACE_NAMES)}
+    storms = ", ".join(f"{k} x{v}" for k, v in sorted(public["storms"].items(), key=lambda kv: order[kv[0]]))
     lines.append(f"Storms: {storms or 'none'}")
     return lines
 
