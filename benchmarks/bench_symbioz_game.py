@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 
 from pbem.game import OrderLine
 from pbem.rng import Rng
 from pbem_games.symbioz import GAME
 
 
-def play_one(seed: int, players: int, bots: list[str], timers: Counter[str]) -> tuple[int, tuple[int, ...]]:
+def play_one(seed: int, players: int, bots: list[str], timers: dict[str, float]) -> tuple[int, tuple[int, ...]]:
     """Play one complete game; returns (turns played, winners) and adds step times to timers."""
     clock = time.perf_counter
     t = clock()
@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     args = parser.parse_args()
     for label, bots in (("random", ["random"] * 4), ("greedy", ["greedy"] * 4)):
-        timers: Counter[str] = Counter()
+        timers: dict[str, float] = defaultdict(float)
         start = time.perf_counter()
         turns = sum(play_one(seed, args.players, bots, timers)[0] for seed in range(args.games))
         elapsed = time.perf_counter() - start
@@ -72,7 +72,7 @@ def main() -> None:
     wins: Counter[str] = Counter()
     for seed in range(args.games):
         bots = ["greedy" if (seat + seed) % 2 == 0 else "random" for seat in range(args.players)]
-        _, winners = play_one(seed, args.players, bots, Counter())
+        _, winners = play_one(seed, args.players, bots, defaultdict(float))
         wins.update(bots[w] for w in winners)
         wins["games"] += 1
     print(
