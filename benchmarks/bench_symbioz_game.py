@@ -18,7 +18,9 @@ from pbem.rng import Rng
 from pbem_games.symbioz import GAME
 
 
-def play_one(seed: int, players: int, bots: list[str], timers: dict[str, float]) -> tuple[int, tuple[int, ...]]:
+def play_one(
+    seed: int, players: int, bots: list[str], timers: dict[str, float]
+) -> tuple[int, tuple[int, ...]]:
     """Play one complete game; returns (turns played, winners) and adds step times to timers."""
     clock = time.perf_counter
     t = clock()
