@@ -99,7 +99,8 @@ def describe(view: View) -> tuple[str, str]:
         costs={p: cost(pub["options"], p) for p in PAWNS},
         seat=view.seat,
     )
-    return text, ""
+    private = "" if view.seat is None else f"You play {colour_name(view.seat)}.\n"
+    return text, private
 
 
 def order_form(view: View) -> list[str]:

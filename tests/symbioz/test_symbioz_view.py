@@ -40,7 +40,7 @@ def test_text_table() -> None:
         symbioz={"C5": RED},
     )
     public, private = GAME.describe(GAME.observe(state, YELLOW))
-    assert private == ""
+    assert private == "You play Yellow.\n"
     rows = {line.split()[0]: line for line in public.splitlines() if line[:2] in ("A1", "C2", "C5")}
     assert rows["C2"].split()[1:4] == ["11/-/1", "1/2/-", "."]
     assert "saturated" in rows["C2"]
