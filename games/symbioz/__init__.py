@@ -9,10 +9,9 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from pbem_games.symbioz import bots, orders, phases, state, svg, view
-
 from pbem.game import Bot, GameInfo, OrderLine, Outcome, Resolution, View
 from pbem.rng import Rng
+from pbem_games.symbioz import bots, orders, phases, state, svg, view
 
 INFO = GameInfo(
     name="symbioz",

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_games.symbioz.board import BY_NAME, adjacency
-from pbem_games.symbioz.state import COLOURS, PAWNS, SATURATION, cost, symbioz_counts
-
 from pbem.game import Game, View
 from pbem.rng import Rng
+from pbem_games.symbioz.board import BY_NAME, adjacency
+from pbem_games.symbioz.state import COLOURS, PAWNS, SATURATION, cost, symbioz_counts
 
 
 class _Ctx:

@@ -27,9 +27,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem_games.symbioz.board import ORDER, adjacency
-from pbem_games.symbioz.state import COLOURS, PAWNS, SATURATION, colour_name, cost, fertile
-
 from pbem.game import (
     AmbiguousOrderError,
     IllegalOrderError,
@@ -39,6 +36,8 @@ from pbem.game import (
     OrderLine,
     View,
 )
+from pbem_games.symbioz.board import ORDER, adjacency
+from pbem_games.symbioz.state import COLOURS, PAWNS, SATURATION, colour_name, cost, fertile
 
 VERBS = {
     "buy": "buy",
@@ -139,6 +138,9 @@ class _Checker:
         fallback = "any"
         if words and words[-1] in ("any", "none"):
             fallback = words.pop()
+        for word in words:
+            if word in ("any", "none", "else"):
+                raise InvalidOrderError(line, f"{word!r} must come last, after the squares of 'else'")
         return [self.open_square(line, w) for w in words], fallback
 
     def split_else(self, words: list[str]) -> tuple[list[str], list[str] | None]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pbem.game import Event, Resolution
 from pbem_games.symbioz import policy
 from pbem_games.symbioz.board import ORDER, adjacency
 from pbem_games.symbioz.state import (
@@ -38,8 +39,6 @@ from pbem_games.symbioz.state import (
     symbioz_to_win,
     zerbs_on_board,
 )
-
-from pbem.game import Event, Resolution
 
 Order = Mapping[str, Any]
 Counts = dict[str, list[int]]

@@ -18,10 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem_games.symbioz.board import BY_NAME, squares_in_play, start_squares
-
 from pbem.game import Variant
 from pbem.rng import Rng
+from pbem_games.symbioz.board import BY_NAME, squares_in_play, start_squares
 
 State = dict[str, Any]
 

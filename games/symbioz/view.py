@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.game import View
+from pbem.render import render
 from pbem_games.symbioz.board import BY_NAME, adjacency
 from pbem_games.symbioz.state import (
     COLOURS,
@@ -24,9 +26,6 @@ from pbem_games.symbioz.state import (
     symbioz_to_win,
     zerbs_on_board,
 )
-
-from pbem.game import View
-from pbem.render import render
 
 GAME_NAME = "symbioz"
 

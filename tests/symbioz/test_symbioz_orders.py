@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from symbioz_helpers import RED, YELLOW, lines, orders_for, play, position, texts
 
 from pbem.game import AmbiguousOrderError, IllegalOrderError, InvalidOrderError, OrderErrors
+from pbem.rng import Rng
 from pbem_games.symbioz import GAME
 
 
@@ -118,3 +121,41 @@ def test_orders_after_the_end_are_refused() -> None:
     assert GAME.validate(view, []) == {"buy": [], "grow": [], "krogul": [], "crapit": []}
     with pytest.raises(OrderErrors, match="over"):
         GAME.validate(view, lines("grow C1 -> C2"))
+
+
+def test_else_keywords_come_last(state: dict) -> None:
+    with pytest.raises(OrderErrors, match="'any' must come last"):
+        orders_for(state, YELLOW, "grow C2 -> B1 else any C1")
+
+
+WORDS = [
+    "buy",
+    "grow",
+    "krogul",
+    "crapit",
+    "eat",
+    "->",
+    "to",
+    "prefer",
+    "else",
+    "any",
+    "none",
+    "zerb",
+    "3",
+    "0",
+]
+WORDS += ["red", "yellow", "x", "C2", "c3", "B1", "A1", "C13", "D4", "-", ",", "99", "crapits", "k"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=8), max_size=5))
+def test_any_text_is_accepted_or_refused_cleanly(texts_: list[list[str]]) -> None:
+    state = position(zerbs={"C2": {YELLOW: 6}, "C3": {YELLOW: 4}}, crapits={"C3": {YELLOW: 1}})
+    view = GAME.observe(state, YELLOW)
+    written = lines(*(" ".join(words) for words in texts_))
+    try:
+        orders = GAME.validate(view, written)
+    except OrderErrors as err:
+        assert err.errors and all(e.line in written for e in err.errors)
+        return
+    GAME.resolve(state, {YELLOW: orders}, Rng(b"t"))  # whatever validates also resolves
