@@ -50,8 +50,8 @@ def best_of(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def turn_cost(turns: int) -> None:
-    tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+def turn_cost(turns: int, where: str | None, label: str) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-", dir=where))
     try:
         moderator = Identity.generate("moderator")
         seats = [Identity.generate(n) for n in ("alice", "bob", "carol", "dave")]
@@ -109,7 +109,7 @@ def turn_cost(turns: int) -> None:
                 moderator.sign(REPORT_DOMAIN, body_bytes[:2000])
 
         crypto = best_of(floor, 200)
-        print("1. A 4-player Symbiote turn (one order file, as the rules have it)")
+        print(f"1. A 4-player Symbiote turn (one order file, as the rules have it), {label}")
         print(f"   submit one order file      {statistics.median(submit_t) * 1e3:7.2f} ms")
         print(f"   advance + 5 reports        {statistics.median(advance_t) * 1e3:7.2f} ms")
         print(f"   full turn                  {full * 1e3:7.2f} ms over {len(submit_t)} turns")
@@ -179,7 +179,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     args = parser.parse_args()
-    turn_cost(8 if args.quick else 60)
+    turns = 8 if args.quick else 60
+    turn_cost(turns, None, "game folder on disk (fsync)")
+    if Path("/dev/shm").is_dir():
+        turn_cost(turns, "/dev/shm", "game folder in memory (tmpfs)")
     engine_games(0.5 if args.quick else 3.0)
     demo_time()
     startup(3 if args.quick else 15)

@@ -39,7 +39,7 @@ from pbem.keys import Identity, PublicCard
 from pbem.orders import SignedOrders, parse, seal, unseal
 from pbem.registry import get_game
 from pbem.rng import Rng, commitment
-from pbem.save import Save, Secret, encode, open_secret, read_save, seal_secret
+from pbem.save import Save, Secret, encode_save, open_secret, read_save, seal_secret
 
 SAVE_NAME = "save.json"
 Entropy = Callable[[int], bytes]
@@ -230,10 +230,10 @@ class GameFolder:
         }
         card = PublicCard.from_json(base["moderator"])
         body["secret"] = seal_secret(secret, body["game_id"], revision, card)
-        data = encode(body, moderator)
+        data, signed = encode_save(body, moderator)
         atomic_write(self.path / "history" / f"rev-{revision:06d}.json", data)
         atomic_write(self.save_path, data)
-        save = Save(body, str(self.save_path))
+        save = Save(body, str(self.save_path), signed.canonical_body)
         self.seen.record(save)
         return save
 

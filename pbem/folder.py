@@ -53,10 +53,14 @@ def atomic_write(
     cut may lose it.  Only for files that can be rebuilt from durable ones (reports).
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     tmp = target.parent / f"{TEMP_PREFIX}{target.name}.{os.getpid()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    try:
+        fd = os.open(tmp, flags, mode)
+    except FileNotFoundError:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, flags, mode)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)

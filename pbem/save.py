@@ -18,6 +18,7 @@ part belongs to this very save.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import cached_property
@@ -59,6 +60,8 @@ class Save:
 
     body: dict[str, Any]
     source: str
+    canonical_body: bytes = b""
+    """RFC 8785 bytes of ``body`` (what the signature covers), computed once."""
 
     @property
     def game(self) -> str:
@@ -95,7 +98,7 @@ class Save:
     @cached_property
     def digest(self) -> str:
         """SHA-256 of the canonical body: what the next save's ``prev`` names."""
-        return canonical.digest(self.body)
+        return hashlib.sha256(self.canonical_body or canonical.dumps(self.body)).hexdigest()
 
     def seat_of(self, name: str) -> int | None:
         """The seat of the player called ``name`` (case-insensitive), or None."""
@@ -130,9 +133,16 @@ class Secret:
 
 def encode(body: dict[str, Any], moderator: Identity) -> bytes:
     """Sign ``body`` and return the save file's bytes (indented, for people to read)."""
-    signature = moderator.sign(SAVE_DOMAIN, canonical.dumps(body))
+    return encode_save(body, moderator)[0]
+
+
+def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]:
+    """Sign ``body``; return the save file's bytes and the Save they hold."""
+    raw = canonical.dumps(body)
+    signature = moderator.sign(SAVE_DOMAIN, raw)
     doc = {"format": FORMAT, "body": body, "signature": base64.b64encode(signature).decode()}
-    return (json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    data = (json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    return data, Save(body, "", raw)
 
 
 def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCard) -> str:
@@ -183,14 +193,15 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
         signature = base64.b64decode(doc["signature"], validate=True)
     except (ValueError, TypeError):
         raise FormatError(f"save file {source}: signature is not base64") from None
+    raw = canonical.dumps(body)
     try:
-        moderator.verify(SAVE_DOMAIN, canonical.dumps(body), signature)
+        moderator.verify(SAVE_DOMAIN, raw, signature)
     except Exception:
         raise TamperedError(
             f"save file {source} was changed after the moderator signed it (signature does not verify)",
             "restore it from the game's history/ folder or your backup",
         ) from None
-    return Save(body, source)
+    return Save(body, source, raw)
 
 
 def open_secret(save: Save, moderator: Identity) -> Secret:
