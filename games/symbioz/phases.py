@@ -255,6 +255,11 @@ class Turn:
         who = colour_name(seat)
         name = kind.capitalize()
         todo = self._ordered(lines, lambda s: herd[s][seat] > 0)
+        for line in lines:
+            if herd[line["square"]][seat] == 0:
+                self.events.append(
+                    f"{who} {kind} order for {line['square']} unused: no {who} {name} there now"
+                )
         fed: list[tuple[str, Order | None, int]] = []
         for sq, order in todo:
             eaters = herd[sq][seat]

@@ -220,3 +220,10 @@ def test_after_turn_twelve_most_symbioz_then_most_zerbs() -> None:
     assert play(tie).state["winners"] == [YELLOW, RED]
     more = position(zerbs={"C5": {RED: 3}}, symbioz={"B5": YELLOW, "B6": YELLOW}, turn=12)
     assert play(more).state["winners"] == [YELLOW]
+
+
+def test_an_order_for_animals_eaten_earlier_is_reported_unused() -> None:
+    # Red's Kroguls (first in play order) eat Yellow's only Crapit before Yellow's Crapit phase.
+    state = position(crapits={"C3": {YELLOW: 1}}, kroguls={"C3": {RED: 1}}, zerbs={"C3": {BLUE: 1}})
+    result = play(state, {YELLOW: ["crapit C3 eat blue"]})
+    assert "Yellow crapit order for C3 unused: no Yellow Crapit there now" in texts(result)
