@@ -30,10 +30,11 @@ from typing import Any
 
 from pbem.engine import SAVE_NAME, GameFolder, Loaded
 from pbem.errors import DuplicateError, PbemError
+from pbem.folder import sweep_temp
 from pbem.keys import Identity
 from pbem.mail.extract import AGE_BINARY_MAGIC
 from pbem.moderator.config import CONFIG_NAME, GameConfig, RootConfig
-from pbem.moderator.durable import remove, step, write_once
+from pbem.moderator.durable import arm_engine_writes, remove, step, write_once
 from pbem.moderator.lock import game_lock, local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, PLAYERS_DIR, Outbox, Post
@@ -97,6 +98,17 @@ class Plan:
     how: Mapping[str, str] = field(default_factory=dict)
 
 
+def stand_in_orders(loaded: Loaded, seat: int, stand: Missing) -> list[str]:
+    """Orders for a seat that sent none: the game's default orders or a bot's (the bot's
+    generator derives from the game's secret seed, so players cannot predict it)."""
+    game = loaded.game
+    view = loaded.view(seat)
+    if stand.action == "bot" and stand.bot is not None and stand.bot in game.bots:
+        rng = Rng(loaded.secret.seed + f"\x00moderator-bot\x00{loaded.save.turn}\x00{seat}".encode())
+        return game.bots[stand.bot](game, view, rng)
+    return game.default_orders(view)
+
+
 def is_game(path: Path) -> bool:
     """True for a folder that holds a pbem game."""
     return (path / SAVE_NAME).is_file()
@@ -132,6 +144,7 @@ class Moderator:
         self.index = Index(self.state_dir / "index.json")
         self.home = self.state_dir / "engine"
         self.real_ns = real_ns
+        arm_engine_writes()
 
     # ---- the pass ----------------------------------------------------------------------------
     def games(self) -> list[Path]:
@@ -186,6 +199,7 @@ class Moderator:
     # ---- one game ----------------------------------------------------------------------------
     def _process_locked(self, game_dir: Path, now: int) -> GameResult:
         folder = GameFolder(game_dir, home=self.home)
+        sweep_temp(game_dir)
         save = folder.read(self.card)
         config = GameConfig.load(game_dir, self.config)
         post = Post(game_dir, save.game_id, self.outbox, dict(config.emails))
@@ -528,7 +542,7 @@ class Moderator:
         if how:
             loaded = folder.load(self.identity)
             for seat, stand in how.items():
-                fill[seat] = self._stand_in_orders(loaded, seat, stand)
+                fill[seat] = stand_in_orders(loaded, seat, stand)
         missed = tuple(
             names[s] for s in how if statuses[s] == "active" and names[s].lower() not in record.missed_counted
         )
@@ -547,15 +561,6 @@ class Moderator:
                 record = record.logged(f"{iso(now)} {name} abandoned the game")
                 save_record(game_dir, record)
         return record
-
-    def _stand_in_orders(self, loaded: Loaded, seat: int, stand: Missing) -> list[str]:
-        """Orders for a seat that sent none: the game's default orders or a bot's."""
-        game = loaded.game
-        view = loaded.view(seat)
-        if stand.action == "bot" and stand.bot is not None and stand.bot in game.bots:
-            rng = Rng(loaded.secret.seed + f"\x00moderator-bot\x00{loaded.save.turn}\x00{seat}".encode())
-            return game.bots[stand.bot](game, view, rng)
-        return game.default_orders(view)
 
     def _reminder_text(self, save: Save, seat: int, deadline: int | None, grace_end: int | None) -> str:
         lines = [

@@ -46,6 +46,22 @@ def step(label: str = "") -> None:
         os._exit(CRASH_EXIT)
 
 
+def arm(limit: int | None) -> None:
+    """Arm (or, with None, disarm) the crash points in this process, counting from zero;
+    for fault tests that fork instead of setting the environment variable."""
+    global _configured, _crash_after, _steps
+    _configured, _crash_after, _steps = True, limit, 0
+    arm_engine_writes()
+
+
+def arm_engine_writes() -> None:
+    """Count the engine's own atomic writes as steps too (only while crash points are armed),
+    so a fault test can also stop the moderator inside a save, an archive or a report."""
+    from pbem import folder
+
+    folder.set_crash_hook(None if _limit() is None else step)
+
+
 def steps_taken() -> int:
     """How many steps this process has counted (only while crash points are armed)."""
     return _steps

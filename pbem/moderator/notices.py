@@ -21,7 +21,7 @@ from pbem.errors import (
     ReplayError,
     SignatureError,
 )
-from pbem.keys import PublicCard, encrypt
+from pbem.keys import Identity, PublicCard, encrypt
 
 KINDS = {
     "accepted": "ACCEPTED",
@@ -104,3 +104,27 @@ class Notice:
                 encrypt(self.secret.encode("utf-8"), list(recipients)).rstrip("\n"),
             ]
         return "\n".join(lines) + "\n"
+
+
+def open_text(text: str, identity: Identity) -> str:
+    """``text`` with every age block decrypted with ``identity``.
+
+    Raises FormatError if a block is not for this key.
+    """
+    from pbem.orders import AGE_BEGIN, AGE_END
+
+    out: list[str] = []
+    block: list[str] | None = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if block is None and stripped == AGE_BEGIN:
+            block = [stripped]
+        elif block is not None:
+            block.append(stripped)
+            if stripped == AGE_END:
+                plain = identity.decrypt("\n".join(block) + "\n").decode("utf-8")
+                out += ["----- encrypted details -----", *plain.splitlines(), "----- end of details -----"]
+                block = None
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"

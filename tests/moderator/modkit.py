@@ -15,6 +15,7 @@ from pbem.orders import OrderHeader, seal, sign
 from pbem.player import bot_orders, form_header
 from pbem.reports import Report, parse_report
 from pbem.rng import Rng
+from pbem.save import Save
 
 T0 = 1_800_000_000
 NAMES = ("alice", "bob", "carol")
@@ -61,7 +62,7 @@ def new_game(
     return root / label
 
 
-def read(game_dir: Path):  # noqa: ANN201 - a Save
+def read(game_dir: Path) -> Save:
     return GameFolder(game_dir).read()
 
 

@@ -1,0 +1,276 @@
+"""The moderator's commands, registered into ``pbem`` by :func:`register`.
+
+``moderate`` and ``judge`` run the games under a root (once, or until stopped with
+``--watch``); ``extend``, ``pause``, ``resume``, ``replace``, ``resign``, ``rollback`` and
+``preview`` act on one game folder; ``open`` shows the encrypted details of a notice.
+Thin commands over :mod:`pbem.moderator`; errors are pbem.errors classes, turned into exit
+codes by the main group (1 rejected input, 2 usage).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+KEY = click.option(
+    "--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False), help="The moderator key."
+)
+STATE = click.option(
+    "--state-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="The moderator's local folder (locks, index, outbox); never inside the shared folder.",
+)
+GAME = click.argument("game_dir", metavar="GAME", type=click.Path(exists=True, file_okay=False))
+
+
+def _identity(path: str) -> Any:
+    from pbem.keys import Identity
+
+    return Identity.load(path)
+
+
+def _admin(game_dir: str, keyfile: str, state_dir: str | None) -> Any:
+    from pbem.moderator.actions import GameAdmin
+
+    return GameAdmin.open(
+        Path(game_dir), _identity(keyfile), state_dir=Path(state_dir) if state_dir else None
+    )
+
+
+def _print_pass(result: Any, verbose: bool) -> None:
+    for game in result.games:
+        if game.error:
+            click.echo(f"{game.game}: error: {game.error}", err=True)
+        elif game.skipped is None and (verbose or game.files or game.advanced):
+            notes = f" ({', '.join(game.notices)})" if game.notices else ""
+            click.echo(f"{game.game}: {game.files} file(s){notes}, {game.advanced} turn(s) resolved")
+    if verbose:
+        click.echo(
+            f"pass: {len(result.games)} games, {result.looked_at} looked at, {result.files} files, "
+            f"{result.advanced} turns resolved in {result.seconds:.3f} s"
+        )
+
+
+def _loop(run: Any, poll: int, watch: bool, wake: Path | None) -> None:
+    """Run ``run`` once, or every ``poll`` seconds until interrupted (inotify, when
+    available, only wakes the loop early: the scan stays the source of truth)."""
+    run()
+    if not watch:
+        return
+    waiter = _Waiter(wake) if wake is not None else None
+    try:
+        while True:
+            if waiter is not None:
+                waiter.wait(poll)
+            else:
+                time.sleep(poll)
+            run()
+    except KeyboardInterrupt:
+        click.echo("stopped")
+
+
+class _Waiter:
+    """Sleep up to a timeout, waking early when the file system reports a change (Linux
+    inotify through the optional ``inotify_simple`` package); plain sleep otherwise."""
+
+    def __init__(self, root: Path) -> None:
+        self.inotify: Any = None
+        try:
+            from inotify_simple import INotify, flags
+
+            self.inotify = INotify()
+            mask = flags.CLOSE_WRITE | flags.MOVED_TO | flags.CREATE
+            self.inotify.add_watch(str(root), mask)
+            for path in root.glob("*/inbox/*"):
+                self.inotify.add_watch(str(path), mask)
+        except Exception:
+            self.inotify = None
+
+    def wait(self, seconds: int) -> None:
+        if self.inotify is None:
+            time.sleep(seconds)
+            return
+        self.inotify.read(timeout=seconds * 1000, read_delay=200)
+
+
+@click.command()
+@click.argument("root", type=click.Path(exists=True, file_okay=False))
+@KEY
+@STATE
+@click.option("--watch", is_flag=True, help="Keep running, one pass every poll interval, until stopped.")
+@click.option("--poll", type=int, default=None, help="Seconds between passes (default: from moderator.toml).")
+@click.option("--settle", type=int, default=None, help="Seconds a dropped file must rest before it is read.")
+@click.option("--force", is_flag=True, help="Look at every game, even those that seem unchanged.")
+@click.option("-v", "--verbose", is_flag=True)
+def moderate(
+    root: str,
+    keyfile: str,
+    state_dir: str | None,
+    watch: bool,
+    poll: int | None,
+    settle: int | None,
+    force: bool,
+    verbose: bool,
+) -> None:
+    """Run every game folder under ROOT: file or refuse dropped orders, answer the players,
+    apply deadlines, resolve turns, and hand out reports."""
+    from pbem.moderator.core import Moderator
+
+    moderator = Moderator(
+        Path(root), _identity(keyfile), state_dir=Path(state_dir) if state_dir else None, settle=settle
+    )
+    _loop(
+        lambda: _print_pass(moderator.run_pass(force=force), verbose),
+        poll or moderator.config.poll,
+        watch,
+        Path(root),
+    )
+
+
+@click.command()
+@click.argument("root", type=click.Path(exists=True, file_okay=False))
+@KEY
+@STATE
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="TOML file with the [mail] settings (default: ROOT/moderator.toml).",
+)
+@click.option("--watch", is_flag=True, help="Keep running until stopped.")
+@click.option("--poll", type=int, default=None, help="Seconds between rounds.")
+@click.option("-v", "--verbose", is_flag=True)
+def judge(
+    root: str,
+    keyfile: str,
+    state_dir: str | None,
+    config_path: str | None,
+    watch: bool,
+    poll: int | None,
+    verbose: bool,
+) -> None:
+    """Run the games under ROOT by email: read order mails (IMAP), then send notices,
+    reminders and reports (SMTP), one mail per player."""
+    from pbem.mail.settings import mail_settings
+    from pbem.moderator.config import read_toml
+    from pbem.moderator.core import Moderator
+    from pbem.moderator.judge import Judge
+
+    root_path = Path(root)
+    config = read_toml(Path(config_path) if config_path else root_path / "moderator.toml")
+    settings = mail_settings(config, shared_root=root_path)
+    moderator = Moderator(
+        root_path, _identity(keyfile), state_dir=Path(state_dir) if state_dir else None, mail=True
+    )
+    judge_ = Judge(moderator, settings)
+
+    def run() -> None:
+        intake, result, sent = judge_.run_once()
+        if verbose or intake.mails or sent:
+            click.echo(f"mail: {intake.mails} read, {intake.blocks} order block(s), {sent} sent")
+        _print_pass(result, verbose)
+
+    _loop(run, poll or moderator.config.poll, watch, None)
+
+
+@click.command()
+@GAME
+@click.argument("duration")
+@KEY
+@STATE
+def extend(game_dir: str, duration: str, keyfile: str, state_dir: str | None) -> None:
+    """Move the current turn's deadline DURATION later (e.g. 24h, 2d)."""
+    from pbem.timing import parse_duration
+
+    clock = _admin(game_dir, keyfile, state_dir).extend(parse_duration(duration, "DURATION"))
+    click.echo(f"turn {clock.turn}: deadline extended by {duration} (in all: {clock.extended} s)")
+
+
+@click.command()
+@GAME
+@KEY
+@STATE
+def pause(game_dir: str, keyfile: str, state_dir: str | None) -> None:
+    """Stop the game's clock: no reminders, deadlines or turns until resumed."""
+    _admin(game_dir, keyfile, state_dir).pause()
+    click.echo("paused: orders are still filed, but nothing falls due and no turn is resolved")
+
+
+@click.command()
+@GAME
+@KEY
+@STATE
+def resume(game_dir: str, keyfile: str, state_dir: str | None) -> None:
+    """Restart the game's clock; the deadline moves by the time it was paused."""
+    clock = _admin(game_dir, keyfile, state_dir).resume()
+    click.echo(f"resumed: turn {clock.turn}, paused for {clock.paused_total} s in all")
+
+
+@click.command("replace")
+@GAME
+@click.argument("name")
+@click.argument("card", type=click.Path(exists=True, dir_okay=False))
+@KEY
+@STATE
+def replace_cmd(game_dir: str, name: str, card: str, keyfile: str, state_dir: str | None) -> None:
+    """Give seat NAME to a new player: CARD is their public key card (pbem keygen)."""
+    from pbem.keys import PublicCard
+
+    new = _admin(game_dir, keyfile, state_dir).replace_player(name, PublicCard.load(card))
+    click.echo(f"seat of {name} now belongs to {new}; the current report is re-issued to them")
+
+
+@click.command()
+@GAME
+@click.argument("name")
+@KEY
+@STATE
+def resign(game_dir: str, name: str, keyfile: str, state_dir: str | None) -> None:
+    """Resign seat NAME: from now on the timing policy's stand-in plays it."""
+    _admin(game_dir, keyfile, state_dir).resign(name)
+    click.echo(f"{name} resigned")
+
+
+@click.command()
+@GAME
+@click.argument("turn", type=int)
+@KEY
+@STATE
+def rollback(game_dir: str, turn: int, keyfile: str, state_dir: str | None) -> None:
+    """Go back to the start of TURN (every state is kept in history/)."""
+    now = _admin(game_dir, keyfile, state_dir).rollback(turn)
+    click.echo(f"rolled back: the game is at the start of turn {now}")
+
+
+@click.command()
+@GAME
+@KEY
+@STATE
+def preview(game_dir: str, keyfile: str, state_dir: str | None) -> None:
+    """Show what resolving the turn now would do (stand-ins included); writes nothing."""
+    for line in _admin(game_dir, keyfile, state_dir).preview():
+        click.echo(line)
+
+
+@click.command("open")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+def open_cmd(file: str, keyfile: str) -> None:
+    """Show a notice (or any text) with its encrypted parts opened with your key."""
+    from pbem.moderator.notices import open_text
+
+    click.echo(open_text(Path(file).read_text(encoding="utf-8"), _identity(keyfile)), nl=False)
+
+
+COMMANDS = (moderate, judge, extend, pause, resume, replace_cmd, resign, rollback, preview, open_cmd)
+
+
+def register(group: click.Group) -> None:
+    """Add the moderator's commands to the ``pbem`` group."""
+    for command in COMMANDS:
+        group.add_command(command)

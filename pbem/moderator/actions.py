@@ -1,0 +1,194 @@
+"""The moderator's own commands on one game: extend, pause, resume, replace, resign,
+roll back, preview, and the deadline lines of ``pbem status``.
+
+Each command takes the game's local lock (so it never races a running moderator), changes
+the save through the engine and the moderator's record through :mod:`.record`, and makes
+the next pass look at the game in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pbem.engine import GameFolder
+from pbem.errors import UsageError
+from pbem.keys import Identity, PublicCard
+from pbem.moderator.config import GameConfig, RootConfig
+from pbem.moderator.lock import game_lock, local_state_dir
+from pbem.moderator.record import Record, load_record, save_record
+from pbem.moderator.scan import Index
+from pbem.timing import Clock, SystemClock, TurnClock, due, format_duration, stand_in
+
+
+@dataclass
+class GameAdmin:
+    """Commands on one game folder under a moderated root."""
+
+    game_dir: Path
+    identity: Identity
+    clock: Clock
+    state_dir: Path
+
+    @classmethod
+    def open(
+        cls, game_dir: Path, identity: Identity, clock: Clock | None = None, state_dir: Path | None = None
+    ) -> GameAdmin:
+        """Commands on ``game_dir`` (whose parent is the moderated root)."""
+        game_dir = Path(game_dir)
+        if not (game_dir / "save.json").is_file():
+            raise UsageError(f"{game_dir} holds no pbem game (no save.json)")
+        return cls(game_dir, identity, clock or SystemClock(), local_state_dir(game_dir.parent, state_dir))
+
+    @property
+    def folder(self) -> GameFolder:
+        return GameFolder(self.game_dir, home=self.state_dir / "engine")
+
+    def _dt(self) -> datetime:
+        return datetime.fromtimestamp(self.clock.now(), UTC)
+
+    @contextmanager
+    def _locked(self) -> Iterator[Record]:
+        with game_lock(self.state_dir, self.game_dir.name, wait=30) as mine:
+            if not mine:
+                raise UsageError(
+                    f"another moderator is working on {self.game_dir.name}", "try again in a moment"
+                )
+            yield load_record(self.game_dir)
+        index = Index(self.state_dir / "index.json")
+        index.forget(self.game_dir.name)
+        index.save()
+
+    def _clock_of(self, record: Record) -> TurnClock:
+        save = self.folder.read(self.identity.public())
+        if record.clock is not None and record.clock.turn == save.turn:
+            return record.clock
+        return TurnClock(save.turn, self.clock.now())
+
+    def extend(self, seconds: int) -> TurnClock:
+        """Move this turn's deadline (and reminders) ``seconds`` later."""
+        with self._locked() as record:
+            clock = self._clock_of(record).extend(seconds)
+            now = self.clock.now()
+            record = replace(record, clock=clock).logged(
+                f"{datetime.fromtimestamp(now, UTC).isoformat(timespec='seconds')} deadline extended by "
+                f"{format_duration(seconds)}"
+            )
+            save_record(self.game_dir, record)
+            return clock
+
+    def pause(self) -> TurnClock:
+        """Stop the clock: no reminder, deadline or advance until resumed (orders are still filed)."""
+        with self._locked() as record:
+            clock = self._clock_of(record).pause(self.clock.now())
+            save_record(self.game_dir, replace(record, clock=clock).logged("game paused"))
+            return clock
+
+    def resume(self) -> TurnClock:
+        """Restart the clock; the paused time is added to the deadline."""
+        with self._locked() as record:
+            clock = self._clock_of(record).resume(self.clock.now())
+            save_record(self.game_dir, replace(record, clock=clock).logged("game resumed"))
+            return clock
+
+    def replace_player(self, name: str, card: PublicCard) -> str:
+        """Give seat ``name`` to the holder of ``card`` (same seat, new key); returns the new name."""
+        with self._locked() as record:
+            self.folder.replace_player(self.identity, name, card, now=self._dt())
+            seats = {k: v for k, v in record.seats.items() if k != name.lower()}
+            record = replace(record, seats=seats, delivered=None).logged(f"{name} replaced by {card.name}")
+            save_record(self.game_dir, record)
+            return card.name
+
+    def resign(self, name: str) -> None:
+        """Mark seat ``name`` resigned: from now on the timing policy's stand-in plays it."""
+        with self._locked() as record:
+            self.folder.set_status(self.identity, name, "resigned", now=self._dt())
+            save_record(self.game_dir, record.logged(f"{name} resigned"))
+
+    def rollback(self, turn: int) -> int:
+        """Go back to the start of ``turn``; its reports are handed out again."""
+        with self._locked() as record:
+            save = self.folder.rollback(self.identity, turn, now=self._dt())
+            record = replace(record, clock=None, delivered=None, handled=(), inflight=None, advancing=None)
+            save_record(self.game_dir, record.logged(f"rolled back to turn {turn}"))
+            return save.turn
+
+    def preview(self) -> list[str]:
+        """What advancing now would do, stand-ins included, without writing anything."""
+        from pbem.moderator.core import stand_in_orders
+
+        config = GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent))
+        folder = self.folder
+        loaded = folder.load(self.identity)
+        save = loaded.save
+        record = load_record(self.game_dir)
+        lines = [f"preview of game {save.game_id}, turn {save.turn} (nothing is written):"]
+        fill: dict[int, list[str]] = {}
+        for seat in save.awaiting:
+            if seat in save.body["submitted"]:
+                continue
+            name = save.names[seat]
+            status = save.body["players"][seat]["status"]
+            stand = (
+                config.timing.on_abandoned
+                if status in ("resigned", "abandoned")
+                else stand_in(config.timing, record.seat(name))
+            )
+            if stand.action == "wait":
+                stand = config.timing.on_abandoned
+                lines.append(f"  {name} sent no orders; the policy waits (shown with {stand} orders)")
+            else:
+                lines.append(f"  {name} sent no orders; would play {stand} orders")
+            fill[seat] = stand_in_orders(loaded, seat, stand)
+        result = folder.advance(self.identity, now=self._dt(), fill=fill, preview=True)
+        for event in result.events:
+            lines.append(f"  {'(private) ' if event.to is not None else ''}{event.text}")
+        if result.outcome is not None:
+            lines.append(f"  the game would end: {result.outcome.summary}")
+        else:
+            lines.append(f"  turn {result.turn} would await: {', '.join(result.awaiting)}")
+        return lines
+
+
+def status_lines(game_dir: Path, now: int) -> list[str]:
+    """Deadline, grace, reminders and missed turns of a moderated game, for ``pbem status``.
+
+    Empty for a game the moderator has not run yet.  Needs no key.
+    """
+    record = load_record(Path(game_dir))
+    if record.clock is None:
+        return []
+    root = RootConfig.load(Path(game_dir).parent)
+    policy = GameConfig.load(Path(game_dir), root).timing
+    state = due(policy, record.clock, now)
+
+    def when(t: int) -> str:
+        stamp = datetime.fromtimestamp(t, UTC).isoformat(timespec="minutes")
+        delta = t - now
+        return (
+            f"{stamp} ({'in ' + format_duration(delta) if delta > 0 else format_duration(-delta) + ' ago'})"
+        )
+
+    lines = []
+    if state.paused:
+        lines.append("moderator: PAUSED (no deadline runs until resumed)")
+    if state.deadline is None:
+        lines.append("deadline: none (the moderator waits for every order)")
+    else:
+        lines.append(f"deadline: {when(state.deadline)}")
+        if state.grace_end is not None and state.grace_end != state.deadline:
+            lines.append(f"grace until: {when(state.grace_end)}")
+        for k, before in enumerate(policy.reminders):
+            at = state.deadline - before
+            sent = "sent" if k in record.reminders_sent else "due" if at <= now else "planned"
+            lines.append(f"reminder {k + 1}: {when(at)} [{sent}]")
+    lines.append(f"when orders are missing: {policy.on_missing}")
+    for name, seat in sorted(record.seats.items()):
+        if seat.missed_total or seat.abandoned:
+            extra = ", abandoned" if seat.abandoned else ""
+            lines.append(f"{name}: missed {seat.missed_total} turn(s), {seat.missed_streak} in a row{extra}")
+    return lines
