@@ -40,16 +40,21 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, choices=(3, 4))
     parser.add_argument("--bot", default="random", choices=("random", "greedy"))
     parser.add_argument("--double", action="store_true", help="All-Night Lab Session (double deck)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs; the best one is reported")
     args = parser.parse_args()
     options: dict[str, object] = {"all-night-lab": args.double}
-    start = time.perf_counter()
-    steps = sum(play_one(seed, args.players, args.bot, options) for seed in range(args.games))
-    elapsed = time.perf_counter() - start
+    best_wall = best_cpu = float("inf")
+    steps = 0
+    for _ in range(args.repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        steps = sum(play_one(seed, args.players, args.bot, options) for seed in range(args.games))
+        best_wall = min(best_wall, time.perf_counter() - wall)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
     print(
         f"{args.games} games ({args.players} players, {args.bot} bots"
-        f"{', double deck' if args.double else ''}): {elapsed:.2f} s, "
-        f"{args.games / elapsed:.0f} games/s, {steps / args.games:.1f} steps/game, "
-        f"{1e6 * elapsed / steps:.1f} us/step"
+        f"{', double deck' if args.double else ''}), best of {args.repeat}: "
+        f"{args.games / best_wall:.0f} games/s wall ({args.games / best_cpu:.0f} games/s of CPU), "
+        f"{steps / args.games:.1f} steps/game, {1e6 * best_wall / steps:.1f} us/step"
     )
 
 

@@ -45,9 +45,12 @@ OPTION_DEFAULTS: dict[str, Any] = {
 }
 
 
+_NAMES = tuple(f"player {seat + 1}" for seat in range(4))
+
+
 def who(seat: int) -> str:
     """How reports name a seat (seats are 0-based, people count from 1)."""
-    return f"player {seat + 1}"
+    return _NAMES[seat] if seat < 4 else f"player {seat + 1}"
 
 
 def options_of(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -113,14 +116,19 @@ def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
     return state
 
 
-def copy_state(state: State) -> State:
-    """A copy safe to change: fresh containers for everything a step may change."""
+def copy_state(state: State, seat: int) -> State:
+    """A copy safe for one step of ``seat``: fresh piles, a fresh hand for ``seat`` and the
+    next seat (the only hands a step changes), fresh outer lists of hands and sets.  Played
+    sets and the tens set aside are replaced, never changed in place."""
     new = dict(state)
     new["deck"] = state["deck"][:]
     new["discard"] = state["discard"][:]
-    new["aside"] = state["aside"][:]
-    new["hands"] = [h[:] for h in state["hands"]]
-    new["sets"] = [s[:] for s in state["sets"]]
+    hands = state["hands"][:]
+    after = (seat + 1) % state["n"]
+    hands[seat] = hands[seat][:]
+    hands[after] = hands[after][:]
+    new["hands"] = hands
+    new["sets"] = state["sets"][:]
     return new
 
 
@@ -149,7 +157,7 @@ def discard_card(state: State, seat: int, card: str, events: list[Event], how: s
     below = pile[-1] if pile else None
     target = marker_target(state["n"], state["host"], card, below, state["opt"]["tens-always-move"])
     if RANK[card] == 10:
-        state["aside"].append(card)
+        state["aside"] = [*state["aside"], card]
         events.append(Event(f"{who(seat)} {how} {card}, a parasite: it is set aside out of play."))
     else:
         pile.append(card)
@@ -203,7 +211,6 @@ def start_turn(state: State, rng: Rng, events: list[Event]) -> None:
         events.append(Event(f"You drew {show(drawn)}.", (seat,)))
     if not deck:
         events.append(Event("The draw pile is empty: the game ends before the next turn."))
-    events.append(Event(f"Turn {state['turn']}: {who(seat)} to play."))
 
 
 def next_turn(state: State, rng: Rng, events: list[Event]) -> None:
@@ -224,7 +231,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     if state["phase"] == "over" or seat not in orders:
         raise ValueError(f"no orders from {who(seat)}, the seat to act")
     order = orders[seat]
-    s = copy_state(state)
+    s = copy_state(state, seat)
     events: list[Event] = []
     hand = s["hands"][seat]
     action = order.get("action")
@@ -270,7 +277,7 @@ def play_sets(state: State, seat: int, plays: Any, events: list[Event]) -> None:
     if not plays:
         return
     hand = state["hands"][seat]
-    table = state["sets"][seat]
+    table = state["sets"][seat] = state["sets"][seat][:]
     open_research = state["opt"]["open-research"]
     for cards in plays:
         for c in cards:
