@@ -494,7 +494,8 @@ class GameFolder:
             raise UsageError(f"history holds no start of turn {turn}")
         old = candidates[-1]
         old_secret = open_secret(old, moderator)
-        base = dict(old.body, seq=loaded.save.body["seq"])
+        # Only the game goes back: seats keep their current keys (replace_player) and status.
+        base = dict(old.body, seq=loaded.save.body["seq"], players=loaded.save.body["players"])
         written = self._write(moderator, loaded.save, loaded.game, old_secret, now=now, base=base)
         self.publish(moderator, Loaded(written, old_secret, loaded.game))
         return written
