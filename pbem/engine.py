@@ -416,7 +416,14 @@ class GameFolder:
             elif fill is not None and seat in fill:
                 lines = [OrderLine(i, t.split("#", 1)[0].strip()) for i, t in enumerate(fill[seat], 1)]
                 lines = [line for line in lines if line.text]
-                orders[seat] = game.validate(game.observe(secret.state, seat), lines)
+                try:
+                    orders[seat] = game.validate(game.observe(secret.state, seat), lines)
+                except OrderErrors as exc:
+                    where = f"orders filled in for {save.names[seat]}"
+                    raise OrdersRejected(
+                        "\n".join(e.describe(where) for e in exc.errors),
+                        "fill in legal orders for that seat, or wait for the player's own",
+                    ) from None
                 filled.append(save.names[seat])
             else:
                 missing.append(save.names[seat])
