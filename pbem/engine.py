@@ -308,7 +308,9 @@ class GameFolder:
         if seat is None:
             raise ForeignError(
                 f"{source}: no player called {header.player!r} in game {save.game_id} "
-                f"(players: {', '.join(save.names)})"
+                f"(players: {', '.join(save.names)})",
+                "sign the orders with the key of a player of this game; a new player needs the "
+                "moderator to give them a seat",
             )
         card = save.players[seat]
         try:
@@ -346,7 +348,9 @@ class GameFolder:
             )
         if header.turn > save.turn:
             raise ReplayError(
-                f"{source}: orders for turn {header.turn}, but the game is only at turn {save.turn}"
+                f"{source}: orders for turn {header.turn}, but the game is only at turn {save.turn}",
+                f"send them again once the report of turn {header.turn} is out, or write orders for turn "
+                f"{save.turn}",
             )
         last = int(save.body["seq"].get(save.names[seat], 0))
         if header.seq <= last:
@@ -358,7 +362,8 @@ class GameFolder:
         if seat not in game.to_act(secret.state):
             raise NotAwaitedError(
                 f"{source}: {name} owes no orders at turn {save.turn}; awaited: "
-                f"{', '.join(save.names[s] for s in save.awaiting) or 'nobody'}"
+                f"{', '.join(save.names[s] for s in save.awaiting) or 'nobody'}",
+                "wait for a report that asks you for orders, and answer that one",
             )
         view = game.observe(secret.state, seat)
         try:
