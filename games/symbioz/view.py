@@ -8,6 +8,7 @@ leak into a report by accident.  The private part is always empty.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from pbem.game import View
@@ -103,44 +104,53 @@ def describe(view: View) -> tuple[str, str]:
 
 
 def order_form(view: View) -> list[str]:
-    """A blank order file for ``view.seat``: what may be written this turn, with examples."""
+    """A blank order file for ``view.seat``: what may be written this turn, with examples
+    (commented out; every line under 72 characters for mail)."""
     pub = view.public
     seat = view.seat
     if pub["over"] or seat is None:
         return ["# The game is over: no orders."]
     adj = adjacency(tuple(pub["squares"]))
     opts = pub["options"]
-    me = colour_name(seat)
+    closed = pub["symbioz"]
     lines = [
-        f"# Symbioz, turn {pub['turn']} of {pub['turns']}: orders for {me}.",
-        "# Every line is optional; what you leave out is chosen by the automatic defaults.",
-        "# After 'else' list squares to try next, then 'any' (automatic, the default) or 'none'.",
+        f"# Symbioz, turn {pub['turn']} of {pub['turns']}: orders for {colour_name(seat)}.",
+        "# Every line is optional: what you leave out is chosen by the",
+        "# automatic defaults. After 'else' list squares to try next, then",
+        "# 'any' (the automatic default, assumed) or 'none' (give it up).",
     ]
-    mine = [sq for sq in pub["squares"] if pub["zerbs"][sq][seat] and sq not in pub["symbioz"]]
+    mine = [sq for sq in pub["squares"] if pub["zerbs"][sq][seat] and sq not in closed]
     if pub["turn"] == 1:
-        lines.append("# Turn 1: no introduction phase (nothing to buy).")
+        lines.append("# 1. Introduction: none in turn 1 (nothing to buy).")
     else:
         buyable = [sq for sq in mine if opts["buy_in_fertile"] or not BY_NAME[sq].fertile]
-        supply = ", ".join(f"{pub['supply'][p][seat]} {p}s" for p in PAWNS)
-        lines += [
-            f"# 1. Introduction: {opts['points']} points; zerb {opts['zerb_cost']},"
-            f" crapit {opts['crapit_cost']}, krogul {opts['krogul_cost']}. In supply: {supply}.",
-            "#    Only into squares holding your Zerbs: " + (" ".join(buyable) or "none") + ".",
-        ]
+        supply = ", ".join(f"{pub['supply'][p][seat]} {p.capitalize()}s" for p in PAWNS)
+        lines.append(
+            f"# 1. Introduction: {opts['points']} points. Zerb {opts['zerb_cost']},"
+            f" Crapit {opts['crapit_cost']}, Krogul {opts['krogul_cost']}."
+        )
+        lines.append(f"#    In supply: {supply}.")
+        lines += _wrapped("#    Only into squares with your Zerbs: " + (" ".join(buyable) or "none") + ".")
         if buyable:
             lines.append(f"# buy 2 zerbs {buyable[0]} else any")
-    lines.append("# 2. Multiplication (4 Zerbs give 1 newborn, 3 in a fertile square):")
+    lines.append("# 2. Multiplication: 1 newborn per 4 Zerbs (3 on a fertile square).")
     for sq in mine:
         n = pub["zerbs"][sq][seat]
         births = n // (3 if BY_NAME[sq].fertile else 4)
-        near = " ".join(adj[sq])
-        lines.append(f"#    {sq}: {n} Zerbs, {births} newborn(s) now; may grow into {sq} {near}")
+        near = " ".join(t for t in adj[sq] if t not in closed)
+        lines += _wrapped(f"#    {sq}: {n} Zerbs, {births} newborn(s) now; grows into {sq} {near}")
     if mine:
-        lines.append(f"# grow {mine[0]} prefer {' '.join((*adj[mine[0]], mine[0]))}")
-    for kind in ("krogul", "crapit"):
+        near = [t for t in adj[mine[0]] if t not in closed]
+        lines.append(f"# grow {mine[0]} prefer {' '.join((*near, mine[0]))}")
+    others = " ".join(c for i, c in enumerate(pub["colours"]) if i != seat)
+    for number, kind in ((3, "krogul"), (4, "crapit")):
         where = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
         if where:
-            others = [c for i, c in enumerate(pub["colours"]) if i != seat]
-            lines.append(f"# {kind.capitalize()}s in {' '.join(where)}, e.g.:")
-            lines.append(f"# {kind} {where[0]} eat {' '.join(others)} -> {where[0]}")
+            lines += _wrapped(f"# {number}. Your {kind.capitalize()}s are in {' '.join(where)}, e.g.:")
+            lines.append(f"# {kind} {where[0]} eat {others} -> {where[0]}")
     return lines
+
+
+def _wrapped(text: str) -> list[str]:
+    """A comment line cut to 72 characters, continued with indented comment lines."""
+    return textwrap.wrap(text, width=72, subsequent_indent="#      ", break_on_hyphens=False)

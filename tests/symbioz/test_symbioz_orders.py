@@ -159,3 +159,11 @@ def test_any_text_is_accepted_or_refused_cleanly(texts_: list[list[str]]) -> Non
         assert err.errors and all(e.line in written for e in err.errors)
         return
     GAME.resolve(state, {YELLOW: orders}, Rng(b"t"))  # whatever validates also resolves
+
+
+def test_order_form_fits_mail_and_skips_closed_squares() -> None:
+    state = position(zerbs={"C2": {YELLOW: 6}}, kroguls={"C2": {YELLOW: 1}}, symbioz={"B1": RED, "C1": RED})
+    form = GAME.order_form(GAME.observe(state, YELLOW))
+    assert all(len(line) <= 72 for line in form)
+    assert "# grow C2 prefer B2 C3 C2" in form
+    assert any("Your Krogul" in line for line in form)
