@@ -7,7 +7,7 @@ from typing import Any
 from pbem.game import View
 from pbem.rng import Rng
 
-from .cards import RANK, best_sets, count, legal_sets, set_value
+from .cards import RANK, best_sets, count, legal_sets, set_value, sort_cards
 from .forms import below_after
 from .orders import discard_choices, set_line, situation
 from .rules import marker_target
@@ -35,7 +35,7 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
                 # Uniform over order files: `draw` alone is one file, against about one
                 # complete file per card that could be discarded.
                 return lines
-    before = count(sit.hand)
+    before = count(sit.hand) if taken is not None else {}
     while True:
         sets = legal_sets(hand)
         pick = rng.randbelow(len(sets) + 1)
@@ -44,7 +44,10 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
         for card in sets[pick]:
             hand.remove(card)
         lines.append(set_line(sets[pick]))
-    choices = discard_choices(before, count(hand), taken, sit.keep_taken)
+    if taken is None:
+        choices = sort_cards(set(hand))
+    else:
+        choices = discard_choices(before, count(hand), taken, sit.keep_taken)
     if action == "draw" and not choices:
         return ["draw"]
     if choices:

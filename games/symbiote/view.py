@@ -1,6 +1,7 @@
 """What a reader may see of a Symbiote state: an allow-list, built fresh for each call.
 
-Public (identical for every reader): the options, the dealer, whose turn and its step, the
+Public (identical for every reader): the options, the dealer, the turn and round, whose turn
+and its step, the
 marker (host and face), the draw pile's size, the whole discard pile, the tens set aside,
 each hand's size, each seat's sets as card counts (the cards themselves under Open Research),
 and the public texts of the last step.  At the end: every set, the scores and the winners.
@@ -27,6 +28,7 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         "options": dict(opt),
         "dealer": state["dealer"],
         "turn": state["turn"],
+        "round": (state["turn"] - 1) // state["n"] + 1,
         "seat": state["seat"],
         "phase": state["phase"],
         "host": state["host"],
