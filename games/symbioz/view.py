@@ -140,8 +140,8 @@ def order_form(view: View) -> list[str]:
         near = " ".join(t for t in adj[sq] if t not in closed)
         lines += _wrapped(f"#    {sq}: {n} Zerbs, {births} newborn(s) now; grows into {sq} {near}")
     if mine:
-        near = [t for t in adj[mine[0]] if t not in closed]
-        lines.append(f"# grow {mine[0]} prefer {' '.join((*near, mine[0]))}")
+        targets = [t for t in adj[mine[0]] if t not in closed]
+        lines.append(f"# grow {mine[0]} prefer {' '.join((*targets, mine[0]))}")
     others = " ".join(c for i, c in enumerate(pub["colours"]) if i != seat)
     for number, kind in ((3, "krogul"), (4, "crapit")):
         where = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
