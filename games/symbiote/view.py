@@ -1,9 +1,8 @@
 """What a reader may see of a Symbiote state: an allow-list, built fresh for each call.
 
 Public (identical for every reader): the options, the dealer, the turn and round, whose turn
-and its step, the
-marker (host and face), the draw pile's size, the whole discard pile, the tens set aside,
-each hand's size, each seat's sets as card counts (the cards themselves under Open Research),
+and its step, the marker (host and face), the draw pile's size, the whole discard pile, the
+tens set aside, each hand's size, each seat's sets as card counts (the cards themselves under Open Research),
 and the public texts of the last step.  At the end: every set, the scores and the winners.
 
 Private (only for ``seat``): the seat's hand, the card it just drew, its own sets.
