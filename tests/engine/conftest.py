@@ -113,10 +113,14 @@ class Table:
                 lines = self.bot_lines(name, bot, seed)
                 if any(line.startswith("discard") for line in lines):
                     return lines
-        report = self.report(name)
-        lines = get_game(report.data["game"]).default_orders(report.view())
+        lines = self.symbiote_default(name)
         assert any(line.startswith("discard") for line in lines), lines
         return lines
+
+    def symbiote_default(self, name: str) -> list[str]:
+        """The game's own default (civil disorder) orders for ``name`` now."""
+        report = self.report(name)
+        return get_game(report.data["game"]).default_orders(report.view())
 
     def header(self, name: str, **changes: object) -> OrderHeader:
         base = form_header(self.report(name))
@@ -141,7 +145,8 @@ class Table:
     def play_step(self, bot: str = "greedy") -> None:
         """The awaited seat submits a bot's orders and the moderator advances."""
         name = self.awaited()
-        self.submit(self.sealed(self.signed(name, self.bot_lines(name, bot))), f"{name}.txt")
+        seq = self.folder.read().body["seq"][name] + 1
+        self.submit(self.sealed(self.signed(name, self.bot_lines(name, bot), seq=seq)), f"{name}.txt")
         self.folder.advance(self.moderator, now=self.tick())
 
     def copy_to(self, path: Path, home: Path | None = None) -> GameFolder:
