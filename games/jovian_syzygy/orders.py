@@ -81,6 +81,7 @@ def _step_for(token: str) -> list[str]:
 
 def parse_steps(text: str) -> list[list[str]]:
     """The steps written on one line (no ``if wasted``/``spend``); raises _Bad."""
+    text = re.sub(r"\b([A-Da-d])\s+(\d{1,2})\b", r"\1-\2", text)
     words = text.replace(",", " , ").split()
     if not words:
         return []

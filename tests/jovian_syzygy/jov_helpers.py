@@ -6,12 +6,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from pbem.game import OrderLine, Resolution, View
+from pbem.rng import Rng
 from pbem_games.jovian_syzygy import GAME, board
 from pbem_games.jovian_syzygy.lines import Body, Line
 from pbem_games.jovian_syzygy.rules import bodies_key
-
-from pbem.game import OrderLine, Resolution, View
-from pbem.rng import Rng
 
 OPTIONS = {v.name: v.default for v in GAME.info.variants}
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jov_helpers import bodies, narrow, recheck, xy
-from pbem_games.jovian_syzygy import board
-from pbem_games.jovian_syzygy.lines import Body, any_syzygy, best_line, line_value
 
 from pbem.rng import Rng
+from pbem_games.jovian_syzygy import board
+from pbem_games.jovian_syzygy.lines import Body, any_syzygy, best_line, line_value
 
 J = float(board.JUPITER_RADIUS)
 

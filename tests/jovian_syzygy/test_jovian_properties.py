@@ -1,0 +1,85 @@
+"""Random legal games keep every invariant and end (hypothesis picks seeds, counts, options, bots)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jov_helpers import bodies, lines_of, recheck
+
+from pbem.canonical import dumps, loads
+from pbem.rng import Rng
+from pbem_games.jovian_syzygy import GAME, board
+from pbem_games.jovian_syzygy.rules import best_line_at
+
+PLACES = set(board.SPACE_NAMES) | set(board.MOONS)
+
+
+def check_invariants(before: dict[str, Any], after: dict[str, Any], events: list[str]) -> None:
+    n = after["players"]
+    assert loads(dumps(after)) == after
+    assert all(isinstance(p, int) and p >= 0 for p in after["psi"])
+    assert all(w in PLACES for w in after["where"])
+    assert all(0 <= s < t.segments for s, t in zip(after["sats"], board.TRACKS, strict=True))
+    assert all(k in board.SPACE_NAMES and v > 0 for k, v in after["storms"].items())
+    assert after["first"] == (before["first"] + 1) % n
+    assert after["rounds_played"] == before["rounds_played"] + 1
+    push = after["options"]["ride"] == "push"
+    if not push:
+        assert after["sats"] == [
+            (s + 1) % t.segments for s, t in zip(before["sats"], board.TRACKS, strict=True)
+        ]
+    for seat in range(n):
+        name = f"Player {seat + 1}"
+        spent = sum(1 for e in events if e.startswith(f"{name} spends 1 Psi"))
+        award = after["awards"][seat]
+        gain = award["psi"] if award else 0
+        assert after["psi"][seat] == before["psi"][seat] - spent + gain
+        if award:
+            assert after["where"][seat] == award["moons"][0] == after["last_gain"][seat]
+            line = best_line_at(after["sats"], award["moons"][0])
+            assert line is not None
+            recheck(line, bodies(after["sats"]), float(board.JUPITER_RADIUS))
+            assert gain == (1 if award["same"] else line.value)
+        else:
+            assert after["last_gain"][seat] == before["last_gain"][seat]
+    placed = sum(1 for e in events if "makes a cosmic storm" in e)
+    blown = sum(1 for e in events if re.search(r"heads, it blows away", e))
+    assert sum(after["storms"].values()) == sum(before["storms"].values()) + placed - blown
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(1, 4),
+    bots=st.lists(st.sampled_from(["random", "greedy"]), min_size=4, max_size=4),
+    solo=st.sampled_from(["timed", "scored"]),
+    ride=st.sampled_from(["stay", "push"]),
+    cap=st.sampled_from([0, 40]),
+)
+def test_random_games_keep_invariants_and_end(
+    seed: int, players: int, bots: list[str], solo: str, ride: str, cap: int
+) -> None:
+    options = {"solo": solo, "ride": ride, "max_rounds": cap or 60}
+    state = GAME.setup(players, options, Rng(b"p-setup%d" % seed))
+    for step in range(200):
+        if GAME.outcome(state) is not None:
+            break
+        snapshot = json.dumps(state, sort_keys=True)
+        orders = {}
+        for seat in GAME.to_act(state):
+            view = GAME.observe(state, seat)
+            texts = GAME.bots[bots[seat]](GAME, view, Rng(b"p-bot%d/%d/%d" % (seed, step, seat)))
+            orders[seat] = GAME.validate(view, lines_of(*texts))
+        res = GAME.resolve(state, orders, Rng(b"p-turn%d/%d" % (seed, step)))
+        assert json.dumps(state, sort_keys=True) == snapshot, "resolve changed its input"
+        check_invariants(state, res.state, [e.text for e in res.events])
+        state = res.state
+    outcome = GAME.outcome(state)
+    assert outcome is not None and GAME.to_act(state) == ()
+    assert outcome.scores == tuple(state["psi"])
+    if players > 1 and max(state["psi"]) > 15:
+        assert set(outcome.winners) == {s for s, p in enumerate(state["psi"]) if p > 15}
