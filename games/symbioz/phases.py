@@ -386,7 +386,12 @@ def finish(state: State) -> tuple[State, str | None]:
 
 def resolve_turn(state: State, orders: Mapping[int, Any]) -> Resolution:
     """Play one whole turn from every seat's validated orders (a missing seat's orders
-    count as empty: every choice automatic).  Pure: ``state`` is not changed."""
+    count as empty: every choice automatic).  Pure: ``state`` is not changed.
+
+    Raises ValueError when the game is already over.
+    """
+    if state["over"]:
+        raise ValueError("the game is over: there is no turn to resolve")
     turn = Turn(state)
     seats = play_order(state["players"], state["first"])
     mine = {seat: orders.get(seat) or EMPTY_ORDERS for seat in seats}

@@ -137,7 +137,11 @@ def board_svg(pub: dict[str, Any]) -> str:
                 )
             )
     counts = symbioz_counts(pub)
-    status = "game over" if pub["over"] else f"turn {pub['turn']} of {pub['turns']}"
+    status = (
+        "game over"
+        if pub["over"]
+        else f"turn {pub['turn']} of {pub['turns']}, {colour_name(pub['first'])} first"
+    )
     parts.append(
         f'<text x="10" y="{SIZE + 20}" class="t">Symbioz, {status}; {pub["target"]} Symbioz to win</text>'
     )

@@ -219,6 +219,11 @@ def test_closed_squares_take_nothing() -> None:
     assert after["zerbs"]["C3"] == [0, 0, 0, 0]
 
 
+def test_no_turn_after_the_end() -> None:
+    with pytest.raises(ValueError, match="over"):
+        GAME.resolve(dict(position(), over=True), {}, Rng(b"t"))
+
+
 def test_resolve_does_not_change_its_input() -> None:
     state = position(zerbs={"C2": {YELLOW: 8}, "C3": {RED: 5}}, crapits={"C3": {YELLOW: 2}})
     before = copy.deepcopy(state)
