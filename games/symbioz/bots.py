@@ -104,9 +104,11 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
     zc, cc = cost(opts, "zerb"), cost(opts, "crapit")
     # 1. Symbioz within reach: squares holding only our Zerbs, cheapest first.
     reach = sorted((SATURATION - ctx.mine(sq), sq) for sq in squares if sum(ctx.zerbs[sq]) == ctx.mine(sq))
+    filled: set[str] = set()
     for need, sq in reach:
         if need * zc <= points and need <= ctx.supply["zerb"]:
             lines.append(f"buy {need} zerb {sq} else none")
+            filled.add(sq)
             points -= need * zc
             ctx.supply["zerb"] -= need
     # 2. A Crapit where a rival's group is big and shares a square with us.
@@ -122,7 +124,7 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
     for sq in sorted(squares, key=lambda s: -ctx.mine(s)):
         gap = -ctx.mine(sq) % 4 or 4
         n = min(gap, points // zc, ctx.supply["zerb"], max(ctx.room(sq), 0))
-        if n > 0 and all(sq not in line for line in lines):
+        if n > 0 and sq not in filled:
             lines.append(f"buy {n} zerb {sq}")
             points -= n * zc
             ctx.supply["zerb"] -= n
