@@ -35,12 +35,12 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         "deck": len(state["deck"]),
         "discard": state["discard"][:],
         "aside": state["aside"][:],
-        "hands": [len(h) for h in state["hands"]],
-        "set_sizes": [[len(s) for s in mine] for mine in sets],
+        "hands": list(map(len, state["hands"])),
+        "set_sizes": [list(map(len, mine)) for mine in sets],
         "last": state["last"][:],
     }
     if opt["open-research"] or over:
-        public["sets"] = [[s[:] for s in mine] for mine in sets]
+        public["sets"] = [list(map(list, mine)) for mine in sets]
     if over:
         public["scores"] = state["scores"][:]
         public["winners"] = state["winners"][:]
@@ -49,6 +49,6 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         private = {
             "hand": sort_cards(state["hands"][seat]),
             "drawn": state["drawn"] if seat == state["seat"] else None,
-            "sets": [s[:] for s in sets[seat]],
+            "sets": list(map(list, sets[seat])),
         }
     return View(game="symbiote", seat=seat, public=public, private=private)
