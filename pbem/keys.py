@@ -279,13 +279,13 @@ class Identity:
             text = source.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise KeyFileError(f"cannot read identity {source}: {exc}") from None
+        if _CARD_BEGIN in text:
+            raise KeyFileError(f"{source} is a public key card, not an identity", "pass the .key file")
         if mode & (stat.S_IRWXG | stat.S_IRWXO):
             raise KeyFileError(
                 f"identity {source} is readable by other users (mode {stat.S_IMODE(mode):o})",
                 f"run: chmod 600 {source}",
             )
-        if _CARD_BEGIN in text:
-            raise KeyFileError(f"{source} is a public key card, not an identity", "pass the .key file")
         fields = {}
         lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
         if not lines or lines[0] != _IDENTITY_HEADER:
