@@ -76,7 +76,7 @@ def test_loose_identity_is_refused_with_chmod_hint(tmp_path: Path, mode: int) ->
 def test_public_card_passed_as_identity_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "dave.pub"
     path.write_text(Identity.generate("dave").public().to_text())
-    os.chmod(path, 0o600)
+    os.chmod(path, 0o644)  # as keygen writes it: the advice must not be "chmod 600"
     with pytest.raises(KeyFileError, match="public key card, not an identity"):
         Identity.load(path)
 
