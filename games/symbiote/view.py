@@ -3,7 +3,8 @@
 Public (identical for every reader): the options, the dealer, the turn and round, whose turn
 and its step, the marker (host and face), the draw pile's size, the whole discard pile, the
 tens set aside, each hand's size, each seat's sets as card counts (the cards themselves
-under Open Research), and the public texts of the last step.  At the end: every set, the scores and the winners.
+under Open Research), and the public texts of the last step.  At the end: every set, the
+scores and the winners.
 
 Private (only for ``seat``): the seat's hand, the card it just drew, its own sets.
 """
