@@ -13,7 +13,7 @@ from typing import Any
 from pbem.game import Game, View
 from pbem.rng import Rng
 from pbem_games.symbioz.board import BY_NAME, adjacency
-from pbem_games.symbioz.state import COLOURS, PAWNS, SATURATION, cost, symbioz_counts
+from pbem_games.symbioz.state import COLOURS, PAWNS, SATURATION, buyable_squares, cost, symbioz_counts
 
 
 class _Ctx:
@@ -36,8 +36,7 @@ class _Ctx:
     def buyable(self) -> list[str]:
         if self.pub["turn"] == 1:
             return []
-        fertile_ok = self.pub["options"]["buy_in_fertile"]
-        return [sq for sq in self.squares if self.mine(sq) and (fertile_ok or not BY_NAME[sq].fertile)]
+        return buyable_squares(self.pub, self.seat)
 
     def room(self, sq: str) -> int:
         return SATURATION - sum(self.zerbs[sq])

@@ -37,7 +37,15 @@ from pbem.game import (
     View,
 )
 from pbem_games.symbioz.board import ORDER, adjacency
-from pbem_games.symbioz.state import COLOURS, PAWNS, SATURATION, colour_name, cost, fertile
+from pbem_games.symbioz.state import (
+    COLOURS,
+    PAWNS,
+    SATURATION,
+    buyable_squares,
+    colour_name,
+    cost,
+    fertile,
+)
 
 VERBS = {
     "buy": "buy",
@@ -233,12 +241,7 @@ class _Checker:
 
     def check_buy_square(self, line: OrderLine, sq: str) -> None:
         if self.my_zerbs(sq) == 0:
-            fertile_ok = self.pub["options"]["buy_in_fertile"]
-            mine = [
-                s
-                for s in self.squares
-                if self.my_zerbs(s) > 0 and s not in self.closed and (fertile_ok or not fertile(s))
-            ]
+            mine = buyable_squares(self.pub, self.seat)
             raise IllegalOrderError(
                 line,
                 f"you have no Zerb in {sq}: pawns are bought only into squares with your Zerbs",

@@ -31,6 +31,7 @@ from pbem_games.symbioz.state import (
     SATURATION,
     TURNS,
     State,
+    births,
     colour_name,
     cost,
     fertile,
@@ -201,8 +202,8 @@ class Turn:
         parents = {sq: self.zerbs[sq][seat] for sq in self.squares if sq not in self.closed}
         who = colour_name(seat)
         for sq, order in self._ordered(grows, lambda s: parents.get(s, 0) > 0):
-            births = parents[sq] // (3 if fertile(sq) else 4)
-            if births == 0:
+            born = births(sq, parents[sq])
+            if born == 0:
                 if order is not None:
                     self.events.append(f"{who} {sq}: {parents[sq]} Zerbs give no newborn")
                 continue
@@ -225,15 +226,15 @@ class Turn:
                 return policy.newborn_zerb_square(legal, parent, self.zerbs, seat)
 
             no_supply = 0
-            for i in range(births):
+            for i in range(born):
                 if self.supply["zerb"][seat] == 0:
-                    no_supply = births - i
+                    no_supply = born - i
                     break
                 t = self._place(order, i, why_not, auto, result)
                 if t is not None:
                     self.zerbs[t][seat] += 1
                     self.supply["zerb"][seat] -= 1
-            text = f"{who} {sq} ({parents[sq]} Zerbs, {_plural(births, 'newborn')}): {result.text()}"
+            text = f"{who} {sq} ({parents[sq]} Zerbs, {_plural(born, 'newborn')}): {result.text()}"
             if no_supply:
                 text += f"; {no_supply} not born: no Zerb left in supply"
             self.events.append(text)
@@ -285,10 +286,10 @@ class Turn:
             if starved:
                 text += f"{';' if ate else ':'} {starved} removed, nothing left to eat"
             self.events.append(text)
-            births = ate if kind == "krogul" else ate // 2
-            if births:
-                fed.append((sq, order, births))
-        for sq, order, births in fed:
+            young = ate if kind == "krogul" else ate // 2
+            if young:
+                fed.append((sq, order, young))
+        for sq, order, young in fed:
             result = _Placement()
 
             def why_not(t: str, parent: str = sq) -> str | None:
@@ -303,16 +304,16 @@ class Turn:
                 return policy.newborn_animal_square(legal, parent, prey, seat)
 
             short = 0
-            for i in range(births):
+            for i in range(young):
                 if self.supply[kind][seat] == 0:
-                    short = births - i
+                    short = young - i
                     break
                 t = self._place(order, i, why_not, auto, result)
                 if t is not None:
                     herd[t][seat] += 1
                     self.supply[kind][seat] -= 1
             verb = "clone" if kind == "krogul" else "breed"
-            text = f"{who} {name}s of {sq} {verb} ({_plural(births, 'newborn')}): {result.text()}"
+            text = f"{who} {name}s of {sq} {verb} ({_plural(young, 'newborn')}): {result.text()}"
             if short:
                 text += f"; {short} not born: every {who} {name} is on the board"
             self.events.append(text)

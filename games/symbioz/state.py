@@ -135,6 +135,23 @@ def fertile(square: str) -> bool:
     return BY_NAME[square].fertile
 
 
+def births(square: str, zerbs: int) -> int:
+    """Newborns ``zerbs`` Zerbs of one colour give in ``square``: 1 per 4 (per 3 if fertile)."""
+    return zerbs // (3 if BY_NAME[square].fertile else 4)
+
+
+def buyable_squares(data: Mapping[str, Any], seat: int) -> list[str]:
+    """Squares where ``seat`` may place bought pawns (works on a state or a public view):
+    open squares holding one of its Zerbs, fertile ones only under ``buy_in_fertile``.
+    Room for Zerbs is not checked here."""
+    fertile_ok = data["options"]["buy_in_fertile"]
+    return [
+        sq
+        for sq in data["squares"]
+        if data["zerbs"][sq][seat] and sq not in data["symbioz"] and (fertile_ok or not fertile(sq))
+    ]
+
+
 def colour_name(seat: int) -> str:
     """The capitalised colour of ``seat`` for reports."""
     return COLOURS[seat].capitalize()

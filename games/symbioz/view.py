@@ -20,6 +20,8 @@ from pbem_games.symbioz.state import (
     SATURATION,
     TURNS,
     State,
+    births,
+    buyable_squares,
     colour_name,
     cost,
     play_order,
@@ -123,7 +125,7 @@ def order_form(view: View) -> list[str]:
     if pub["turn"] == 1:
         lines.append("# 1. Introduction: none in turn 1 (nothing to buy).")
     else:
-        buyable = [sq for sq in mine if opts["buy_in_fertile"] or not BY_NAME[sq].fertile]
+        buyable = buyable_squares(pub, seat)
         supply = ", ".join(f"{pub['supply'][p][seat]} {p.capitalize()}s" for p in PAWNS)
         lines.append(
             f"# 1. Introduction: {opts['points']} points. Zerb {opts['zerb_cost']},"
@@ -136,9 +138,8 @@ def order_form(view: View) -> list[str]:
     lines.append("# 2. Multiplication: 1 newborn per 4 Zerbs (3 on a fertile square).")
     for sq in mine:
         n = pub["zerbs"][sq][seat]
-        births = n // (3 if BY_NAME[sq].fertile else 4)
         near = " ".join(t for t in adj[sq] if t not in closed)
-        lines += _wrapped(f"#    {sq}: {n} Zerbs, {births} newborn(s) now; grows into {sq} {near}")
+        lines += _wrapped(f"#    {sq}: {n} Zerbs, {births(sq, n)} newborn(s) now; grows into {sq} {near}")
     if mine:
         targets = [t for t in adj[mine[0]] if t not in closed]
         lines.append(f"# grow {mine[0]} prefer {' '.join((*targets, mine[0]))}")
