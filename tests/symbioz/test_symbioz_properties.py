@@ -59,8 +59,10 @@ def test_random_games_keep_the_invariants_and_end(
     state = GAME.setup(players, options, Rng(f"p{seed}".encode()))
     check_invariants(state)
     closed: dict[str, int] = {}
+    first = state["first"]
     for turn in range(1, TURNS + 1):
         assert state["turn"] == turn
+        assert state["first"] == (first + turn - 1) % players, "the first player moves one seat a turn"
         orders = {}
         for seat in GAME.to_act(state):
             view = GAME.observe(state, seat)
