@@ -188,7 +188,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
 
     # --- take or draw
     # After an unreadable line, "missing ..." errors would only be noise: it may be the one.
-    unreadable = any(isinstance(e, InvalidOrderError) for e in errors)
+    unreadable = bool(errors) and any(isinstance(e, InvalidOrderError) for e in errors)
     action: str | None = None
     if sit.phase == "play":
         for line, _word in actions:
@@ -235,13 +235,19 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
             )
             errors.append(IllegalOrderError(line, msg, set_line(sort_cards(cards))))
             continue
-        need = count(cards)
-        bad = [c for c in need if pool.get(c, 0) < need[c]]
-        if bad:
-            errors.append(_missing(line, bad[0], sit, before, taken, used_on, action))
+        short = None
+        for i, c in enumerate(cards):
+            if pool.get(c, 0) > 0:
+                pool[c] -= 1
+                continue
+            short = c
+            for back in cards[:i]:
+                pool[back] += 1
+            break
+        if short is not None:
+            errors.append(_missing(line, short, sit, before, taken, used_on, action))
             continue
         for c in cards:
-            pool[c] -= 1
             used_on[c] = line.number
         plays.append(sort_cards(cards))
 
