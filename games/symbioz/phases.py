@@ -205,7 +205,10 @@ class Turn:
             born = births(sq, parents[sq])
             if born == 0:
                 if order is not None:
-                    self.events.append(f"{who} {sq}: {parents[sq]} Zerbs give no newborn")
+                    n = parents[sq]
+                    self.events.append(
+                        f"{who} {sq}: {_plural(n, 'Zerb')} {'gives' if n == 1 else 'give'} no newborn"
+                    )
                 continue
             result = _Placement()
 
