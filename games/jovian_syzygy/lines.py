@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations, product
 
 TWO_PI = 2 * math.pi
@@ -204,9 +203,3 @@ def bodies_for(arcs: Mapping[str, tuple[float, float]], radii: Mapping[str, floa
     return tuple(
         Body(name, float(radii[name]), math.radians(lo), math.radians(hi)) for name, (lo, hi) in arcs.items()
     )
-
-
-@lru_cache(maxsize=65536)
-def cached_best(key: tuple[tuple[str, float, float, float], ...], start: str, jupiter: float) -> Line | None:
-    """:func:`best_line` memoised on a hashable description of the bodies (name, radius, lo, hi)."""
-    return best_line([Body(*k) for k in key], start, jupiter)

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from pbem.game import Event, Outcome, Resolution, State
 from pbem.rng import Rng
 
 from . import board
-from .lines import Line, cached_best, line_value
+from .lines import Body, Line, best_line, line_value
 
 START_PSI = 3
 WIN_ABOVE = 15
@@ -50,7 +51,13 @@ def bodies_key(sats: list[int]) -> tuple[tuple[str, float, float, float], ...]:
 
 def best_line_at(sats: list[int], moon: str) -> Line | None:
     """The most valuable syzygy beginning with ``moon`` for satellites on ``sats``."""
-    return cached_best(bodies_key(sats), moon, float(board.JUPITER_RADIUS))
+    return _best_at(tuple(sats), moon)
+
+
+@cache
+def _best_at(sats: tuple[int, ...], moon: str) -> Line | None:
+    # At most 3 * 6 * 12 * 28 * 4 = 24,192 entries: every board position and rider.
+    return best_line([Body(*k) for k in bodies_key(list(sats))], moon, float(board.JUPITER_RADIUS))
 
 
 def award_for(sats: list[int], moon: str, last_gain: str | None) -> tuple[int, Line | None]:
@@ -78,7 +85,7 @@ def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
     random, a random first player, 3 Psi each.  Raises ValueError for a bad player count."""
     if not 1 <= players <= 4:
         raise ValueError(f"Jovian Syzygy is for 1 to 4 players, not {players}")
-    from .lines import Body, any_syzygy
+    from .lines import any_syzygy
 
     while True:
         sats = [rng.randbelow(t.segments) for t in board.TRACKS]
