@@ -30,6 +30,10 @@ DATA_END = "-----END PBEM REPORT DATA-----"
 PRIVATE_BEGIN = "-----BEGIN PBEM PRIVATE DATA-----"
 PRIVATE_END = "-----END PBEM PRIVATE DATA-----"
 REPORT_FORMAT = "pbem-report/v1"
+_DATA_FIELDS = frozenset(
+    ("game", "game_id", "turn", "revision", "seat", "player", "names", "awaiting", "moderator", "seq")
+) | {"public", "private_sha256"}
+"""What every report data block holds (checked before any is used)."""
 
 
 def _wrap64(text: str) -> list[str]:
@@ -208,7 +212,15 @@ def parse_report(
         raise FormatError(f"{source}: the report data block is damaged") from None
     if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
         raise FormatError(f"{source}: unknown report format")
-    card = PublicCard.from_json(data["moderator"])
+    missing = sorted(_DATA_FIELDS - set(data))
+    if missing or not isinstance(data["moderator"], dict):
+        raise FormatError(
+            f"{source}: the report data block is damaged (missing or bad: {missing or 'moderator'})"
+        )
+    try:
+        card = PublicCard.from_json(data["moderator"])
+    except FormatError as exc:
+        raise FormatError(f"{source}: {exc.message}") from None
     if moderator is not None and card.verify_key != moderator.verify_key:
         raise SignatureError(f"{source} was not signed by moderator {moderator.name} ({moderator.key_id})")
     try:
@@ -223,10 +235,15 @@ def parse_report(
         if hashlib.sha256(_normal_block(block).encode()).hexdigest() != data["private_sha256"]:
             raise SignatureError(f"{source}: the encrypted part is not the one the moderator signed")
         if identity is not None:
-            plain = identity.decrypt(block + "\n").decode("utf-8")
-            plines = plain.splitlines()
-            p0, p1 = _between(plines, PRIVATE_BEGIN, PRIVATE_END, source)
-            inner = canonical.loads(base64.b64decode("".join(plines[p0 + 1 : p1])), source)
+            try:
+                plain = identity.decrypt(block + "\n").decode("utf-8")
+                plines = plain.splitlines()
+                p0, p1 = _between(plines, PRIVATE_BEGIN, PRIVATE_END, source)
+                inner = canonical.loads(base64.b64decode("".join(plines[p0 + 1 : p1]), validate=True), source)
+            except ValueError:
+                raise FormatError(f"{source}: the private part is damaged") from None
+            if not isinstance(inner, dict) or "private" not in inner:
+                raise FormatError(f"{source}: the private part is damaged")
             if inner.get("game_id") != data["game_id"] or inner.get("turn") != data["turn"]:
                 raise SignatureError(f"{source}: the private part belongs to another report")
             private = inner["private"]
