@@ -78,6 +78,8 @@ def test_corners_touch_each_other_and_the_outer_ring() -> None:
     adj = board.adjacency()
     assert set(adj["NE"]) == {"SE", "NW", "D-1", "D-2", "D-3"}
     assert "SW" not in adj["NE"]
+    # Spaces meeting only at a point (where a radial line meets a track) are not adjacent.
+    assert "B-6" not in adj["C-1"] and "C-6" in adj["C-1"]
 
 
 def test_segment_borders_match_the_geometry() -> None:
