@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from pbem.errors import ForeignError, OrdersRejected, UsageError
+from pbem.errors import ForeignError, FormatError, OrdersRejected, UsageError
 from pbem.game import OrderErrors, OrderLine
 from pbem.keys import Identity
-from pbem.orders import OrderHeader, parse, parse_draft, seal, sign
+from pbem.orders import AGE_BEGIN, BEGIN, OrderHeader, parse, parse_draft, seal, sign
 from pbem.registry import get_game
 from pbem.reports import Report, parse_report
 from pbem.rng import Rng
@@ -72,7 +72,12 @@ def check_orders(text: str, source: str, report_text: str, report_source: str, i
     another game, turn or player, SignatureError when a signed file does not verify.
     """
     report = _my_report(report_text, report_source, identity)
-    if "-----BEGIN PBEM ORDERS-----" in text:
+    if AGE_BEGIN in text and BEGIN not in text:
+        raise FormatError(
+            f"{source} is sealed to the moderator: only the moderator can open it",
+            "check the unsigned form instead, or a block signed with pbem sign --no-seal",
+        )
+    if BEGIN in text:
         signed = parse(text, source)
         signed.verify(identity.public())
         header, lines = signed.header, signed.lines
