@@ -16,6 +16,7 @@ new save atomically last: a rejected order or a crash leaves the game as it was.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -69,7 +70,7 @@ def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
                 raise UsageError(f"option {name} takes true or false, got {value!r}")
             options[name] = text in {"true", "yes", "on", "1"}
         elif isinstance(variant.default, int):
-            if not text.lstrip("-").isdigit():
+            if not re.fullmatch(r"-?[0-9]+", text):
                 raise UsageError(f"option {name} takes a whole number, got {value!r}")
             options[name] = int(text)
         else:
