@@ -358,8 +358,14 @@ def verify(folder: str) -> None:
 def demo(game: str, players: int | None, seed: int, out: str, bots: str, options: tuple[str, ...]) -> None:
     """Play a whole game with bots through the real pipeline and print the winner."""
     from pbem.demo import run_demo
+    from pbem.errors import UsageError
 
-    opts = dict(o.split("=", 1) for o in options if "=" in o)
+    opts = {}
+    for spec in options:
+        name, sep, value = spec.partition("=")
+        if not sep:
+            raise UsageError(f"--option takes NAME=VALUE, got {spec!r}")
+        opts[name.strip()] = value
     result = run_demo(game, players, seed, Path(out), bots.split(","), opts, progress=click.echo)
     click.echo(result.summary)
 
