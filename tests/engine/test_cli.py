@@ -365,3 +365,4 @@ def test_demo_and_verify(world: World, tmp_path: Path, game: Path) -> None:
     )
     fails(world.run("demo", "symbiote", "--players", "9", "--out", str(tmp_path / "d3")), 2, "takes 3 to 4")
     fails(world.run("demo", "chess", "--out", str(tmp_path / "d4")), 2, "no game called 'chess'")
+    fails(world.run("demo", "symbiote", "--option", "dealer", "--out", str(tmp_path / "d5")), 2, "NAME=VALUE")

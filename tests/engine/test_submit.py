@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.engine import GameFolder, verify_replay
+from pbem.engine import GameFolder, parse_options, verify_replay
 from pbem.errors import (
     DuplicateError,
     ForeignError,
@@ -23,7 +23,7 @@ from pbem.errors import (
     TamperedError,
     UsageError,
 )
-from pbem.game import OrderLine
+from pbem.game import Game, GameInfo, OrderLine, Variant
 from pbem.keys import Identity
 from pbem.orders import parse, seal, sign, unseal
 from pbem.player import check_orders, fill_orders
@@ -532,3 +532,68 @@ def test_new_game_refuses_bad_players(tmp_path: Path, keys: dict[str, Identity])
     new_table(tmp_path, keys, "g")
     with pytest.raises(UsageError, match="already holds a game"):
         new_table(tmp_path, keys, "g")
+
+
+@dataclass(frozen=True)
+class _StubGame:
+    """Only what parse_options reads: the variants of a game."""
+
+    info: GameInfo
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ({}, {"rounds": 10, "fast": False, "mode": "a", "size": 3}),
+        (
+            {"rounds": "12", "fast": "yes", "mode": " b ", "size": "4"},
+            {"rounds": 12, "fast": True, "mode": "b"},
+        ),
+        ({"rounds": "-3", "fast": "off"}, {"rounds": -3, "fast": False}),
+    ],
+)
+def test_parse_options(raw: dict[str, str], expected: dict[str, object]) -> None:
+    options = parse_options(_as_game(_STUB), raw)
+    assert set(options) == {"rounds", "fast", "mode", "size"}
+    for name, value in expected.items():
+        assert options[name] == value and type(options[name]) is type(value)
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        ({"speed": "1"}, "stub has no option 'speed'; options: rounds, fast, mode, size"),
+        ({"rounds": "²"}, "option rounds takes a whole number, got '²'"),
+        ({"rounds": "--5"}, "option rounds takes a whole number, got '--5'"),
+        ({"rounds": "1.5"}, "option rounds takes a whole number"),
+        ({"fast": "maybe"}, "option fast takes true or false, got 'maybe'"),
+        ({"mode": "c"}, "option mode takes one of a, b, got 'c'"),
+        ({"size": "5"}, "option size takes one of 3, 4, got '5'"),
+    ],
+)
+def test_parse_options_refusals(raw: dict[str, str], words: str) -> None:
+    with pytest.raises(UsageError) as info:
+        parse_options(_as_game(_STUB), raw)
+    assert words in info.value.message
+
+
+def _as_game(stub: _StubGame) -> Game:
+    return stub  # type: ignore[return-value]
+
+
+_STUB = _StubGame(
+    GameInfo(
+        name="stub",
+        title="Stub",
+        min_players=2,
+        max_players=4,
+        summary="",
+        hidden_information=False,
+        variants=(
+            Variant("rounds", "", 10),
+            Variant("fast", "", False),
+            Variant("mode", "", "a", ("a", "b")),
+            Variant("size", "", 3, (3, 4)),
+        ),
+    )
+)
