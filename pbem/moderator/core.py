@@ -279,8 +279,12 @@ class Moderator:
         if record.delivered is not None and record.delivered[0] == save.turn:
             return record
         reports = folder.reports_dir(save.turn)
-        if not reports.is_dir():
-            return record
+        wanted = [reports / f"{name}.txt" for name in save.names] + [reports / "public.txt"]
+        if not all(path.is_file() for path in wanted):
+            # A moderator killed inside an advance may have left the turn's reports unwritten;
+            # the engine's publish is idempotent, so write them (again) now.
+            folder.publish(self.identity, folder.load(self.identity))
+            step("published")
         pictures: list[tuple[str, bytes]] = []
         for path in sorted(reports.iterdir()):
             if path.suffix != ".txt" and not path.name.startswith("."):

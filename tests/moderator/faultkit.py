@@ -1,0 +1,119 @@
+"""The fault tests' workload: two games under a root, played by a deterministic script
+that any number of moderators, killed and restarted at any point, must finish alike.
+
+Game ``alpha`` has no deadline; its first turn's inbox holds the awaited orders, a copy of
+them, a forged file and an unreadable one.  Game ``beta`` has a one-hour deadline with
+default orders, and its player ``alice`` never sends any (she is abandoned after one
+missed turn, then played at once).  Run as a program (``python faultkit.py ROOT STATE KEYS``) it plays the
+script in a fresh process, for the tests that kill a real process.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from pbem.keys import Identity
+from pbem.moderator.core import Moderator
+from pbem.timing import FixedClock
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from modkit import NAMES, T0, awaited, drop, new_game, order_block, read  # type: ignore[no-redef]
+else:
+    from .modkit import NAMES, T0, awaited, drop, new_game, order_block, read
+
+TARGET_TURN = 6
+SILENT = {"beta": ("alice",)}
+BETA_TIMING = """
+[timing]
+deadline = "1h"
+grace = "1h"
+on_missing = "default"
+abandon_after = 1
+"""
+HOUR = 3600
+
+
+def prepare(root: Path, keys: dict[str, Identity], keydir: Path) -> None:
+    """Create both games and the first turn's files, and save every key to ``keydir``."""
+    root.mkdir(parents=True, exist_ok=True)
+    alpha = new_game(root, keys, "alpha", home=root.parent / "create-home")
+    new_game(root, keys, "beta", toml=BETA_TIMING, home=root.parent / "create-home")
+    [name] = awaited(alpha)
+    block = order_block(alpha, keys, name, sealed=False)
+    drop(alpha, name, "t1.txt", block, age=120)
+    drop(alpha, name, "t1-copy.txt", block, age=110)
+    drop(alpha, name, "forged.txt", order_block(alpha, keys, name, signer="mallory", sealed=False), age=100)
+    drop(alpha, name, "garbage.txt", "my orders are: take the 7\n", age=90)
+    keydir.mkdir(parents=True, exist_ok=True)
+    for who, identity in keys.items():
+        identity.save(keydir / f"{who}.key")
+
+
+def load_keys(keydir: Path) -> dict[str, Identity]:
+    return {p.stem: Identity.load(p) for p in keydir.glob("*.key")}
+
+
+def script(root: Path, state: Path, keys: dict[str, Identity], max_rounds: int = 80) -> None:
+    """Drop each awaited player's orders (unless silent or already there), run a pass, let
+    ten hours go by; until both games reach TARGET_TURN.  Idempotent: safe to restart."""
+    clock = FixedClock(T0 + 60)
+    moderator = Moderator(root, keys["moderator"], clock=clock, state_dir=state, settle=0)
+    for _ in range(max_rounds):
+        busy = False
+        for game in (root / "alpha", root / "beta"):
+            save = read(game)
+            if save.turn >= TARGET_TURN or save.body["outcome"] is not None:
+                continue
+            busy = True
+            for name in awaited(game):
+                inbox = game / "inbox" / name
+                if name in SILENT.get(game.name, ()) or (inbox.is_dir() and any(inbox.iterdir())):
+                    continue
+                if not (game / "reports" / f"turn-{save.turn:04d}" / f"{name}.txt").is_file():
+                    continue  # a killed advance left it unwritten: the next pass writes it
+                drop(game, name, f"t{save.turn}.txt", order_block(game, keys, name, sealed=False))
+        if not busy:
+            # One more pass at the same time as the last: it finishes whatever a killed
+            # moderator left undone, and lets no new deadline fall due.
+            moderator.run_pass()
+            return
+        clock.advance(10 * HOUR)
+        moderator.run_pass()
+    raise AssertionError("the script did not reach its target")
+
+
+def outcome(root: Path) -> dict[str, object]:
+    """Everything a correct run must agree on (times and encryption nonces left out)."""
+    out: dict[str, object] = {}
+    for game in sorted(p for p in root.iterdir() if p.is_dir()):
+        save = read(game)
+        body = {
+            k: save.body[k] for k in ("turn", "revision", "public", "awaiting", "submitted", "seq", "outcome")
+        }
+        body["status"] = [p["status"] for p in save.body["players"]]
+        record = json.loads((game / "moderator" / "record.json").read_text())
+        notices = []
+        for path in sorted((game / "players").rglob("notice-*")):
+            result = next(line for line in path.read_text().splitlines() if line.startswith("Result:"))
+            turn = path.name.split("-")[2]
+            notices.append(f"{path.parent.name} turn {turn}: {result}")
+        out[game.name] = {
+            "save": body,
+            "orders": sorted(str(p.relative_to(game)) for p in (game / "orders").rglob("*") if p.is_file()),
+            "history": len(list((game / "history").iterdir())),
+            "seats": record["seats"],
+            "notices": sorted(notices),
+            "reports": sorted(str(p.relative_to(game)) for p in (game / "players").rglob("report-*")),
+            "inbox": sorted(str(p.relative_to(game)) for p in (game / "inbox").rglob("*") if p.is_file()),
+            "temp": sorted(str(p) for p in game.rglob(".pbem-tmp-*")),
+        }
+    return out
+
+
+if __name__ == "__main__":
+    root_arg, state_arg, keys_arg = (Path(a) for a in sys.argv[1:4])
+    script(root_arg, state_arg, load_keys(keys_arg))
+    print(json.dumps(sorted(NAMES)))

@@ -1,0 +1,163 @@
+"""Fault tests: kill the moderator at many points and restart it; run two at once.
+
+A run is killed at its N-th durable step (every atomic write and removal of the moderator
+and of the engine counts; see pbem.moderator.durable), in a forked child so that the kill
+is a real end of a process without Python's start-up cost; then a fresh moderator in this
+process restarts the same script.  Every restarted run must end exactly where an
+uninterrupted run ends: no order lost or applied twice (same save revision, same accepted
+order files, same notices), every game valid.  PBEM_FAULT_POINTS sets how many points
+(default 100); a few more runs kill a real ``python`` process with SIGKILL at random times.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pbem.keys import Identity
+from pbem.moderator import durable
+
+from .faultkit import load_keys, outcome, prepare, script
+
+POINTS = int(os.environ.get("PBEM_FAULT_POINTS", "100"))
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("fault-base")
+    keys = {name: Identity.generate(name) for name in ("moderator", "alice", "bob", "carol", "mallory")}
+    prepare(folder / "root", keys, folder / "keys")
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A killed process loses nothing the kernel already has: fsync matters only when the
+    machine itself goes down, which these tests do not simulate; skipping it saves time."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
+
+
+def _copy(base: Path, dest: Path) -> tuple[Path, Path]:
+    shutil.copytree(base / "root", dest / "root")
+    return dest / "root", dest / "state"
+
+
+def _forked(root: Path, state: Path, keys: dict[str, Identity], crash_at: int, counter: Path) -> int:
+    """Run the script in a child that dies at step ``crash_at``; its exit status."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 0
+        try:
+            durable.arm(crash_at)
+            script(root, state, keys)
+            counter.write_text(str(durable.steps_taken()))
+        except BaseException:
+            code = 3
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+@pytest.fixture(scope="module")
+def reference(base: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], int]:
+    """The uninterrupted run's outcome, and how many steps it takes."""
+    keys = load_keys(base / "keys")
+    run = tmp_path_factory.mktemp("reference")
+    root, state = _copy(base, run)
+    counter = run / "steps"
+    assert _forked(root, state, keys, 10**9, counter) == 0
+    return outcome(root), int(counter.read_text())
+
+
+def test_reference_run_is_what_the_script_means(reference: tuple[dict[str, object], int]) -> None:
+    result, steps = reference
+    alpha, beta = result["alpha"], result["beta"]
+    assert alpha["save"]["turn"] == 6 and beta["save"]["turn"] == 7  # type: ignore[index]
+    kinds = " ".join(alpha["notices"])  # type: ignore[arg-type]
+    assert "NOT NEEDED" in kinds and "signature does not match" in kinds and "cannot be read" in kinds
+    assert beta["seats"]["alice"]["abandoned"]  # type: ignore[index]
+    assert beta["save"]["status"] == ["abandoned", "active", "active"]  # type: ignore[index]
+    assert not alpha["inbox"] and not alpha["temp"] and not beta["temp"]
+    assert steps > 100
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_killed_at_any_step_and_restarted_ends_the_same(
+    base: Path, reference: tuple[dict[str, object], int], tmp_path: Path
+) -> None:
+    expected, steps = reference
+    keys = load_keys(base / "keys")
+    points = sorted(random.Random(20260301).sample(range(1, steps + 1), min(POINTS, steps)))
+    for n in points:
+        run = tmp_path / f"kill-{n}"
+        root, state = _copy(base, run)
+        code = _forked(root, state, keys, n, run / "steps")
+        assert code == durable.CRASH_EXIT, f"step {n}: the child should have died there (exit {code})"
+        script(root, state, keys)
+        assert outcome(root) == expected, f"restart after a kill at step {n} of {steps} ended elsewhere"
+        shutil.rmtree(run)
+
+
+def test_real_process_killed_with_sigkill_at_random_times(
+    base: Path, reference: tuple[dict[str, object], int], tmp_path: Path
+) -> None:
+    expected, _ = reference
+    keys = load_keys(base / "keys")
+    rng = random.Random(7)
+    for i in range(3):
+        run = tmp_path / f"sigkill-{i}"
+        root, state = _copy(base, run)
+        child = subprocess.Popen(
+            [sys.executable, str(HERE / "faultkit.py"), str(root), str(state), str(base / "keys")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        time.sleep(rng.uniform(0.6, 1.6))
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        script(root, state, keys)
+        assert outcome(root) == expected, f"restart after SIGKILL #{i} ended elsewhere"
+
+
+def test_two_moderators_at_once_never_both_advance(base: Path, tmp_path: Path) -> None:
+    """Two real processes on the same root and machine: every game advances exactly once."""
+    from .modkit import awaited, drop, new_game, order_block, read
+
+    keys = load_keys(base / "keys")
+    root = tmp_path / "root"
+    games = [new_game(root, keys, f"g{i:02d}", home=tmp_path / "create-home") for i in range(24)]
+    for game in games:
+        [name] = awaited(game)
+        drop(game, name, "orders.txt", order_block(game, keys, name))
+    code = (
+        "import sys; from pathlib import Path; from pbem.keys import Identity;"
+        "from pbem.moderator.core import Moderator;"
+        "m = Moderator(Path(sys.argv[1]), Identity.load(sys.argv[2]), state_dir=Path(sys.argv[3]), settle=0);"
+        "r = [m.run_pass() for _ in range(3)];"
+        "games = [g for p in r for g in p.games];"
+        "print(sum(g.advanced for g in games), sum(g.skipped == 'locked' for g in games))"
+    )
+    args = [str(root), str(base / "keys" / "moderator.key"), str(tmp_path / "state")]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [p.communicate(timeout=120)[0].split() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    advanced = sum(int(out[0]) for out in outputs)
+    assert advanced == len(games), f"{advanced} advances for {len(games)} games: {outputs}"
+    for game in games:
+        save = read(game)
+        assert save.turn == 2 and save.revision == 2, "one submit and one advance, once each"
+        assert len(list((game / "orders").rglob("*.txt"))) == 1
+        texts = [p.read_text() for p in (game / "players").rglob("notice-*")]
+        assert len(texts) == 1 and "ACCEPTED" in texts[0]
