@@ -1,7 +1,8 @@
 """Report text for a Symbiote view, rendered with templates/symbiote/*.j2.
 
 The context is built here from the View alone (so nothing hidden can reach the public
-text), with long lists wrapped to fit a mail body (lines under 72 characters).
+text), with long lists wrapped to fit a mail body (lines under 72 characters).  What
+happened in the last step is not repeated here: the engine prints the events itself.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pbem.game import View
 from pbem.render import render
 
 from .cards import legal_sets, set_kind, set_value, show
-from .rules import who
+from .rules import OPTION_DEFAULTS, who
 
 WIDTH = 68
 """Room for the text of a line: the templates indent by at most 2, mail wants under 72."""
@@ -27,6 +28,11 @@ def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> list[str]:
 def _describe_set(cards: list[str]) -> str:
     kind = "royal" if set_kind(cards) == "royal" else "pair"
     return f"{kind} {' '.join(cards)} ({set_value(cards)})"
+
+
+def json_text(value: object) -> str:
+    """An option value as it is written on the command line (true/false, or the word)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def public_context(view: View) -> dict[str, Any]:
@@ -58,9 +64,15 @@ def public_context(view: View) -> dict[str, Any]:
             line += f"; score {pub['scores'][seat]}"
         seats.append(wrap(line, "    ", WIDTH - 2))
     options = [name for name in ("open-research", "all-night-lab") if pub["options"][name]]
+    options += [
+        f"{name}={json_text(value)}"
+        for name, value in pub["options"].items()
+        if name not in ("open-research", "all-night-lab") and value != OPTION_DEFAULTS.get(name)
+    ]
     pile = pub["discard"]
     return {
         "turn": pub["turn"],
+        "round": pub["round"],
         "over": over,
         "to_play": who(pub["seat"]),
         "step": "play (after drawing)" if pub["phase"] == "play" else "take or draw",
@@ -72,7 +84,6 @@ def public_context(view: View) -> dict[str, Any]:
         "aside": wrap(f"Tens set aside: {' '.join(pub['aside']) or 'none'}"),
         "seats": seats,
         "variants": ", ".join(options) or "none",
-        "last": [wrap(text) for text in pub["last"]],
         "winners": " and ".join(who(w) for w in pub.get("winners") or []),
     }
 
