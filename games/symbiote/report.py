@@ -83,7 +83,7 @@ def public_context(view: View) -> dict[str, Any]:
         "pile": wrap(f"Discard pile, bottom to top: {' '.join(pile) or '(empty)'}"),
         "aside": wrap(f"Tens set aside: {' '.join(pub['aside']) or 'none'}"),
         "seats": seats,
-        "variants": ", ".join(options) or "none",
+        "variants": wrap(f"Variants and rulings: {', '.join(options) or 'none'}"),
         "winners": " and ".join(who(w) for w in pub.get("winners") or []),
     }
 
