@@ -229,3 +229,9 @@ def test_resolve_does_not_change_its_input() -> None:
     before = copy.deepcopy(state)
     play(state, {YELLOW: ["buy 2 zerb C2", "crapit C3 -> C2"]})
     assert state == before
+
+
+def test_two_player_full_board_option() -> None:
+    state = GAME.setup(2, {"two_player_board": "full"}, Rng(b"s"))
+    assert len(state["squares"]) == 24
+    assert state["zerbs"]["C4"] == [0, 4] and state["zerbs"]["C7"] == [0, 0]

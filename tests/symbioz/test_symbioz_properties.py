@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from symbioz_helpers import lines
@@ -46,16 +47,8 @@ options_strategy = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    players=st.integers(2, 4),
-    seed=st.integers(0, 10**6),
-    bots=st.lists(st.sampled_from(["random", "greedy"]), min_size=4, max_size=4),
-    options=options_strategy,
-)
-def test_random_games_keep_the_invariants_and_end(
-    players: int, seed: int, bots: list[str], options: dict[str, Any]
-) -> None:
+def play_checked(players: int, seed: int, bots: list[str], options: dict[str, Any]) -> None:
+    """Play one whole game, checking every invariant after every turn."""
     state = GAME.setup(players, options, Rng(f"p{seed}".encode()))
     check_invariants(state)
     closed: dict[str, int] = {}
@@ -84,3 +77,36 @@ def test_random_games_keep_the_invariants_and_end(
     counts = symbioz_counts(state)
     assert max(counts) >= target or state["turn"] == TURNS
     assert all(counts[w] == max(counts) for w in outcome.winners)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10**6),
+    bots=st.lists(st.sampled_from(["random", "greedy"]), min_size=4, max_size=4),
+    options=options_strategy,
+)
+def test_random_games_keep_the_invariants_and_end(
+    players: int, seed: int, bots: list[str], options: dict[str, Any]
+) -> None:
+    play_checked(players, seed, bots, options)
+
+
+@pytest.mark.slow
+def test_many_random_games(request: pytest.FixtureRequest) -> None:
+    """The same property over 2,000 more games (about 30 s): run with -m slow."""
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("long run: python -m pytest -m slow tests/symbioz")
+    rng = Rng(b"many-games")
+    for seed in range(2000):
+        options = {
+            "zerb_cost": rng.randint(1, 3),
+            "crapit_cost": rng.randint(1, 5),
+            "krogul_cost": rng.randint(1, 6),
+            "points": rng.randint(1, 20),
+            "first_game": rng.coin(),
+            "two_player_board": rng.choice(["half", "full"]),
+            "buy_in_fertile": rng.coin(),
+        }
+        bots = [rng.choice(["random", "greedy"]) for _ in range(4)]
+        play_checked(rng.randint(2, 4), seed, bots, options)
