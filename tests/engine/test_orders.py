@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import random
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
@@ -396,3 +398,60 @@ def test_draft_round_trip_and_errors(header: OrderHeader, lines: list[str]) -> N
 def test_draft_refuses_signed_text(block: str, tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="already signed"):
         parse_draft(block, "signed.txt")
+
+
+def test_signature_of_another_domain_does_not_pass(keys: dict[str, Identity], block: str) -> None:
+    from pbem.keys import REPORT_DOMAIN, SAVE_DOMAIN
+
+    parsed = parse(block)
+    for domain in (SAVE_DOMAIN, REPORT_DOMAIN):
+        signature = keys["alice"].sign(domain, parsed.signed_text.encode())
+        wrong = base64.b64encode(signature).decode()
+        head, _, _ = block.partition(SIGNATURE)
+        spliced = f"{head}{SIGNATURE}\n{wrong[:64]}\n{wrong[64:]}\n{END}\n"
+        with pytest.raises(SignatureError):
+            parse(spliced).verify(keys["alice"].public())
+
+
+def _mutations(block: str, rng: random.Random) -> str:
+    lines = block.splitlines()
+    i = rng.randrange(len(lines))
+    kind = rng.randrange(6)
+    if kind == 0:
+        del lines[i]
+    elif kind == 1:
+        lines.insert(i, lines[rng.randrange(len(lines))])
+    elif kind == 2:
+        j = rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif kind == 3 and lines[i]:
+        k = rng.randrange(len(lines[i]))
+        lines[i] = lines[i][:k] + rng.choice("-> #:aZ9\t") + lines[i][k + 1 :]
+    elif kind == 4:
+        lines.insert(i, rng.choice(["- ", ">", "From x", "-X", "Seq: 7", BEGIN, END, SIGNATURE, "draw"]))
+    else:
+        lines[i] = "> " + lines[i]
+    return "\n".join(lines) + "\n"
+
+
+def test_random_edits_never_pass_as_other_orders(
+    keys: dict[str, Identity], header: OrderHeader, lines: list[str], block: str
+) -> None:
+    """Whatever one edit does to a block, it is refused with a pbem error, or it still says
+    exactly what alice signed."""
+    rng = random.Random(1548)
+    card = keys["alice"].public()
+    original = parse(block)
+    outcomes = {"refused": 0, "same": 0}
+    for _ in range(600):
+        text = _mutations(block, rng)
+        try:
+            parsed = parse(text, "fuzz.txt")
+            parsed.verify(card)
+        except (FormatError, SignatureError):
+            outcomes["refused"] += 1
+            continue
+        assert parsed.header == original.header, text
+        assert parsed.lines and [o.text for o in parsed.lines] == [o.text for o in original.lines], text
+        outcomes["same"] += 1
+    assert outcomes["refused"] > 100 and outcomes["same"] > 20, outcomes
