@@ -597,3 +597,26 @@ _STUB = _StubGame(
         ),
     )
 )
+
+
+def test_set_status(table: Table) -> None:
+    save = table.folder.set_status(table.moderator, "bob", "resigned", now=table.tick())
+    assert save.body["players"][save.seat_of("bob")]["status"] == "resigned"
+    assert save.turn == 1 and save.awaiting == table.folder.read().awaiting
+    with pytest.raises(UsageError, match="unknown seat status 'asleep'"):
+        table.folder.set_status(table.moderator, "bob", "asleep", now=table.tick())
+    with pytest.raises(UsageError, match="no player called 'zed'"):
+        table.folder.set_status(table.moderator, "zed", "active", now=table.tick())
+
+
+def test_archived_orders_are_the_submitted_ones(midgame: Midgame) -> None:
+    m = midgame
+    seq = m.table.folder.read().body["seq"][m.name]
+    plain = m.table.signed(m.name, m.lines, seq=seq + 1)
+    m.table.submit("Hi,\n\n" + plain, "mail.txt")
+    archived = (m.table.folder.orders_dir(2) / f"{m.name}.seq{seq + 1}.txt").read_text()
+    assert plain not in archived
+    opened = unseal(archived, m.table.moderator, "archive")
+    assert parse(opened).digest == parse(plain).digest
+    first = (m.table.folder.orders_dir(2) / f"{m.name}.seq{seq}.txt").read_text()
+    assert first == m.text
