@@ -87,6 +87,7 @@ def board_svg(pub: dict[str, Any]) -> str:
         f'viewBox="0 0 {SIZE} {SIZE + 60}" font-family="sans-serif">',
         "<style>.n{font-size:11px;fill:#111}.lbl{font-size:10px;fill:#555;font-weight:bold}"
         ".t{font-size:14px;fill:#111}</style>",
+        f"<title>Symbioz board, turn {pub['turn']}</title>",
         f'<rect width="{SIZE}" height="{SIZE + 60}" fill="white"/>',
     ]
     for sq in SQUARES:

@@ -99,10 +99,22 @@ def describe(view: View) -> tuple[str, str]:
         symbioz=symbioz,
         zerbs=zerbs,
         costs={p: cost(pub["options"], p) for p in PAWNS},
-        seat=view.seat,
+        rulings=_variant_notes(pub),
     )
     private = "" if view.seat is None else f"You play {colour_name(view.seat)}.\n"
     return text, private
+
+
+def _variant_notes(pub: dict[str, Any]) -> list[str]:
+    """Plain words for the options that differ from the rulebook's game."""
+    opts, notes = pub["options"], []
+    if opts["first_game"]:
+        notes.append("first game: one more Symbioz needed to win")
+    if pub["players"] == 2 and opts["two_player_board"] == "full":
+        notes.append("2 players on the whole planet")
+    if opts["buy_in_fertile"]:
+        notes.append("bought pawns may go into fertile squares")
+    return notes
 
 
 def order_form(view: View) -> list[str]:

@@ -46,6 +46,11 @@ def test_text_table() -> None:
     assert "saturated" in rows["C2"]
     assert "fertile" in rows["A1"] and "SYMBIOZ Red" in rows["C5"]
     assert "C3" not in [line.split()[0] for line in public.splitlines() if line.strip()]
+    assert "Option:" not in public
+    first = position(zerbs={"C2": {YELLOW: 1}}, options={"first_game": True})
+    assert (
+        "Option: first game: one more Symbioz needed to win." in GAME.describe(GAME.observe(first, None))[0]
+    )
     assert "turn 2 of 12" in public and "Play order this turn: Yellow, Red, Blue, Purple" in public
 
 
