@@ -7,6 +7,7 @@ satellites with their riders, players, storms, and the syzygies scored at the la
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -56,14 +57,44 @@ def _annulus_sector(inner: float, outer: float, start: float, end: float) -> str
     )
 
 
-def _space_anchor(space: board.Space) -> tuple[float, float, float]:
-    """A point well inside a space (for its label and pieces), and a radius of room there."""
+@dataclass(frozen=True)
+class _Layout:
+    """Where a space's label, pawns and storms go (screen coordinates)."""
+
+    label: tuple[float, float]
+    pawns: tuple[tuple[float, float], ...]
+    storms: tuple[tuple[float, float], ...]
+
+
+def _row(x: float, y: float, count: int, step: float) -> tuple[tuple[float, float], ...]:
+    return tuple((x + (i - (count - 1) / 2) * step, y) for i in range(count))
+
+
+def _arc(radius: float, mid: float, count: int, step: float) -> tuple[tuple[float, float], ...]:
+    """``count`` points along the circle of ``radius`` centred on angle ``mid``, ``step`` apart."""
+    deg = math.degrees(step / radius)
+    return tuple(_xy(radius, mid + (i - (count - 1) / 2) * deg) for i in range(count))
+
+
+def _layout(space: board.Space, pawns: int, storms: int) -> _Layout:
+    """Big spaces stack label, pawns and storms vertically; the thin inner rings lay them out
+    along the ring (label first, then pawns, then storms, clockwise)."""
+    mid = (space.start + space.end) / 2
     if space.outer is None:
-        mid = (space.start + space.end) / 2
-        return (*_xy(math.hypot(430, 430), mid), 40.0)
-    radius = (space.inner + space.outer) / 2
-    room = min((space.outer - space.inner) / 2, math.radians(space.end - space.start) * radius / 2)
-    return (*_xy(radius, (space.start + space.end) / 2), room)
+        x, y = _xy(math.hypot(430, 430), mid)
+        return _Layout((x, y - 22), _row(x, y + 4, pawns, 20), _row(x, y + 26, storms, 14))
+    if space.ring in ("C", "D"):
+        radius = (space.inner + space.outer) / 2
+        room = min((space.outer - space.inner) / 2, math.radians(space.end - space.start) * radius / 2)
+        x, y = _xy(radius, mid)
+        return _Layout((x, y - room * 0.45), _row(x, y + 4, pawns, 20), _row(x, y + room * 0.45, storms, 14))
+    radius = (space.inner + space.outer) / 2 + (8 if space.ring == "A" else 0)
+    span = space.end - space.start
+    return _Layout(
+        _xy(radius, space.start + 0.17 * span),
+        _arc(radius, mid, pawns, 20),
+        _arc(radius, space.end - 0.17 * span, storms, 14),
+    )
 
 
 def _text(
@@ -89,17 +120,12 @@ def _spaces(public: dict[str, Any]) -> list[str]:
         x1, y1 = _xy(CENTRE, angle)
         out.append(_line(x0, y0, x1, y1, "#8892b0", 1.5))
     for space in board.SPACES:
-        x, y, room = _space_anchor(space)
-        dy = -room * 0.45 if space.ring in ("C", "D") else -22 if space.ring == "corner" else -8
-        out.append(_text(x, y + dy, space.name, 13 if space.ring not in ("A", "B") else 11, "#aab4d4"))
         storms = public["storms"].get(space.name, 0)
-        sy = y + max(room * 0.45, 20)
-        for i in range(storms):
-            sx = x + (i - (storms - 1) / 2) * 14
-            out.append(
-                f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="6" fill="#c0c0c0" stroke="#333"/>'
-                + _text(sx, sy, "~", 10, "#333")
-            )
+        layout = _layout(space, 0, storms)
+        size = 13 if space.ring not in ("A", "B") else 11
+        out.append(_text(*layout.label, space.name, size, "#aab4d4"))
+        for sx, sy in layout.storms:
+            out.append(_circle(sx, sy, 6, "#c0c0c0", "#333") + _text(sx, sy, "~", 10, "#333"))
     return out
 
 
@@ -143,11 +169,8 @@ def _players_in_spaces(public: dict[str, Any]) -> list[str]:
     out = []
     for space in board.SPACES:
         seats = [s for s, w in enumerate(public["where"]) if w == space.name]
-        x, y, _room = _space_anchor(space)
-        dy = 10 if space.ring in ("A", "B") else 4
-        for i, seat in enumerate(seats):
-            px = x + (i - (len(seats) - 1) / 2) * 20
-            out.append(_pawn(px, y + dy, seat))
+        for (px, py), seat in zip(_layout(space, len(seats), 0).pawns, seats, strict=True):
+            out.append(_pawn(px, py, seat))
     return out
 
 
