@@ -68,6 +68,7 @@ def _leader(view: View) -> int | None:
 
 
 def _marker_value(view: View, host: int, parasite: bool, leader: int | None) -> int:
+    """How good it is for the bot that the marker ends with ``host``, face up as given."""
     if host == view.seat:
         return -30 if parasite else 30
     if host == leader:
@@ -76,6 +77,7 @@ def _marker_value(view: View, host: int, parasite: bool, leader: int | None) -> 
 
 
 def _keep_value(card: str, hand: list[str]) -> int:
+    """How much the bot would rather keep ``card``: royals with other royal ranks most, tens not at all."""
     rank = RANK[card]
     if rank == 10:
         return 0
@@ -119,6 +121,7 @@ def greedy_bot(game: Any, view: View, rng: Rng) -> list[str]:
     leader = _leader(view)
 
     def worth(card: str) -> tuple[int, int]:
+        """Score of discarding ``card``: where the marker ends, less what the card is worth kept."""
         target = marker_target(pub["players"], pub["host"], card, below, pub["options"]["tens-always-move"])
         if target is None:
             host, parasite = pub["host"], pub["parasite"]

@@ -155,6 +155,7 @@ def best_sets(hand: Sequence[str]) -> tuple[int, list[tuple[str, ...]]]:
     best: tuple[int, int, list[tuple[str, ...]]] = (0, 0, [])
 
     def search(cards: list[str], chosen: list[tuple[str, ...]], points: int, used: int) -> None:
+        """Branch on the first card that is in a set: use it in each of its sets, or not."""
         nonlocal best
         if (points, -used) > (best[0], -best[1]):
             best = (points, used, list(chosen))

@@ -68,6 +68,7 @@ def default_orders(view: View) -> list[str]:
 
 
 def _set_note(cards: tuple[str, ...]) -> str:
+    """The points of a set as text: "matched, 4 points" or "2 points"."""
     return f"{'matched, ' if matched(cards) else ''}{set_value(cards)} points"
 
 

@@ -66,6 +66,7 @@ def situation(view: View) -> Situation:
 
 
 def _situation(view: View) -> Situation:
+    """Compute :func:`situation` afresh."""
     pub = view.public
     phase = pub["phase"]
     my_turn = view.seat is not None and pub["seat"] == view.seat and phase != "over"
@@ -103,6 +104,7 @@ def set_line(cards: Sequence[str]) -> str:
 
 
 def _nearest(text: str, candidates: Sequence[str]) -> str | None:
+    """The candidate closest to ``text`` (difflib, case-insensitive), or None if none is close."""
     found = difflib.get_close_matches(text.lower(), [c.lower() for c in candidates], n=1, cutoff=0.4)
     if not found:
         return None
@@ -110,6 +112,7 @@ def _nearest(text: str, candidates: Sequence[str]) -> str | None:
 
 
 def _unknown_line(line: OrderLine, word: str) -> InvalidOrderError:
+    """The error for a line whose first word is no order, guessing what was meant."""
     try:
         cards = parse_cards(line.text)
     except CardSyntaxError:
@@ -304,6 +307,8 @@ def _missing(
     used_on: dict[str, int],
     action: str | None,
 ) -> OrderError:
+    """The error for a card the seat cannot use on ``line``: already used, or not held
+    (listing the hand and suggesting the nearest legal line)."""
     held = before.get(card, 0) + (1 if card == taken else 0)
     if held and card in used_on:
         return IllegalOrderError(line, f"{card} is already played on line {used_on[card]}")
@@ -323,6 +328,7 @@ def _missing(
 
 
 def _card_suggestion(word: str, rest: str, pool: Sequence[str]) -> str | None:
+    """The nearest legal line to a line with an unreadable card."""
     if word == "discard":
         return _nearest(f"discard {rest}", [f"discard {c}" for c in sort_cards(set(pool))])
     return _nearest(f"{word} {rest}", [set_line(s) for s in legal_sets(pool)])

@@ -26,6 +26,7 @@ def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> list[str]:
 
 
 def _describe_set(cards: list[str]) -> str:
+    """A played set as text: "pair 3H 7H (4)"."""
     kind = "royal" if set_kind(cards) == "royal" else "pair"
     return f"{kind} {' '.join(cards)} ({set_value(cards)})"
 
