@@ -360,6 +360,11 @@ class GameFolder:
                 "a replayed or out-of-date file",
                 f"to replace your orders, sign them again with Seq: {last + 1}",
             )
+        if save.body["players"][seat]["status"] == "resigned":
+            raise NotAwaitedError(
+                f"{source}: {name} has resigned from game {save.game_id}; their orders are no longer taken",
+                "the moderator can set the seat active again",
+            )
         if seat not in game.to_act(secret.state):
             raise NotAwaitedError(
                 f"{source}: {name} owes no orders at turn {save.turn}; awaited: "
