@@ -620,3 +620,16 @@ def test_archived_orders_are_the_submitted_ones(midgame: Midgame) -> None:
     assert parse(opened).digest == parse(plain).digest
     first = (m.table.folder.orders_dir(2) / f"{m.name}.seq{seq}.txt").read_text()
     assert first == m.text
+
+
+def test_resigned_seat_sends_no_more_orders(table: Table) -> None:
+    name = table.awaited()
+    text = table.signed(name, table.full_turn(name))
+    table.folder.set_status(table.moderator, name, "resigned", now=table.tick())
+    before = snapshot(table.folder)
+    with pytest.raises(NotAwaitedError, match=f"{name} has resigned") as info:
+        table.submit(text)
+    assert info.value.hint
+    assert snapshot(table.folder) == before
+    table.folder.set_status(table.moderator, name, "active", now=table.tick())
+    assert table.submit(text).player == name
