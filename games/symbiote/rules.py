@@ -109,8 +109,6 @@ def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
         Event(f"{who(dealer)} deals and hosts the symbiote; {who(first)} plays first."),
         Event(f"The first discard is {state['discard'][0]}."),
     ]
-    for seat in range(players):
-        events.append(Event(f"You were dealt {show(hands[seat])}.", (seat,)))
     start_turn(state, rng, events)
     state["last"] = [e.text for e in events if e.to is None]
     return state
