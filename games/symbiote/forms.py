@@ -90,7 +90,10 @@ def order_form(view: View) -> list[str]:
         out.append(f"# You drew: {sit.drawn}")
     top = sit.top or "(empty)"
     out.append(f"# Top discard: {top}; draw pile: {pub['deck']} cards.")
-    out.append("# Lines: take | draw, then pair C C / royal J Q K, then discard C.")
+    if sit.can_take or sit.can_draw:
+        out.append("# Lines: take | draw, then pair C C / royal J Q K, then discard C.")
+    else:
+        out.append("# Lines: pair C C / royal J Q K, then discard C.")
     if sit.phase == "act":
         if sit.can_take:
             out.append(f"#   take  - put {sit.top} into your hand (you may not discard it)")
@@ -113,6 +116,9 @@ def order_form(view: View) -> list[str]:
         out.append(f"# Discard one card at the end, onto {below or 'the empty pile'}:")
         for card in sorted(set(sit.hand), key=sit.hand.index):
             out.append(f"#   discard {card:<4} ({discard_effect(view, card, below)})")
+        if sit.can_take:
+            after = below_after(view, True)
+            out.append(f"# (after take, a discard lands on {after or 'the empty pile'} instead)")
     if sit.phase == "act" and sit.can_draw:
         out.append("draw")
     return out
