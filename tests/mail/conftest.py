@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
 from .mailservers import ImapServer, SmtpServer, dovecot_binary, start_imap, start_smtp
 
 IMAP_USERS = {"judge": "imap-secret", "alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw"}

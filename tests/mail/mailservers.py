@@ -36,6 +36,8 @@ class SmtpServer:
     password: str
     received: list[tuple[list[str], bytes]] = field(default_factory=list)
     controller: Any = None
+    deliver: Any = None
+    """Optional callable(recipients, data): hand each received mail on (e.g. into IMAP)."""
 
     def messages(self, to: str | None = None) -> list[EmailMessage]:
         out = []
@@ -58,7 +60,10 @@ def start_smtp(user: str = "judge", password: str = "smtp-secret") -> SmtpServer
 
     class Handler:
         async def handle_DATA(self, smtp: Any, session: Any, envelope: Any) -> str:
-            server.received.append((list(envelope.rcpt_tos), bytes(envelope.original_content)))
+            rcpts, data = list(envelope.rcpt_tos), bytes(envelope.original_content)
+            server.received.append((rcpts, data))
+            if server.deliver is not None:
+                server.deliver(rcpts, data)
             return "250 OK"
 
     def authenticator(smtp: Any, session: Any, envelope: Any, mechanism: str, auth_data: Any) -> AuthResult:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from .mailservers import ImapServer, SmtpServer
 
 from pbem.errors import UsageError
 from pbem.mail.imap import Mailbox
 from pbem.mail.settings import mail_settings
 from pbem.mail.smtp import MailError, Outgoing, send
+
+from .mailservers import ImapServer, SmtpServer
 
 pytestmark = pytest.mark.mail
 
