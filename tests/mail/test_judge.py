@@ -11,6 +11,7 @@ from __future__ import annotations
 import imaplib
 import smtplib
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -114,7 +115,7 @@ def _root(tmp_path: Path, smtp: SmtpServer, imap: ImapServer, keys: dict[str, Id
         keys["moderator"],
         [keys[n].public() for n in NAMES],
         {"dealer": "last-seat"},
-        now=__import__("datetime").datetime.fromtimestamp(T0, __import__("datetime").UTC),
+        now=datetime.fromtimestamp(T0, UTC),
         home=tmp_path / "create-home",
     )
     (root / "moderator.toml").write_text(
