@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,7 +63,7 @@ def midgame(table: Table) -> Midgame:
     return Midgame(table, name, lines, text, old)
 
 
-def _pending(table: Table) -> dict[str, object]:
+def _pending(table: Table) -> dict[str, Any]:
     return table.folder.load(table.moderator).secret.pending
 
 
@@ -73,7 +74,7 @@ def test_accepted_orders_are_recorded(table: Table) -> None:
     receipt = table.submit(text, f"mail/{name}.txt")
     assert (receipt.player, receipt.turn, receipt.seq, receipt.replaced) == (name, 1, 1, False)
     loaded = table.folder.load(table.moderator)
-    seat = loaded.save.seat_of(name)
+    seat = loaded.save.names.index(name)
     entry = loaded.secret.pending[str(seat)]
     assert entry["seq"] == 1 and entry["source"] == f"{name}.txt"
     assert entry["orders"] == loaded.game.validate(
@@ -271,7 +272,7 @@ def test_higher_seq_replaces_before_advance(midgame: Midgame) -> None:
     with pytest.raises(ReplayError, match=f"sequence number {seq} of {m.name} was already used"):
         table.submit(table.signed(m.name, m.lines, seq=seq))
     loaded = table.folder.load(table.moderator)
-    seat = loaded.save.seat_of(m.name)
+    seat = loaded.save.names.index(m.name)
     expected = loaded.game.validate(
         loaded.view(seat), [OrderLine(i, t) for i, t in enumerate(lines, 1) if not t.startswith("#")]
     )
@@ -296,7 +297,7 @@ def test_advance_fill(table: Table, how: str) -> None:
     name = table.awaited()
     loaded = table.folder.load(table.moderator)
     fill = fill_orders(loaded, how)
-    seat = loaded.save.seat_of(name)
+    seat = loaded.save.names.index(name)
     assert list(fill) == [seat]
     if how == "default":
         assert fill[seat] == loaded.game.default_orders(loaded.view(seat))
@@ -364,7 +365,7 @@ def test_rollback_keeps_replaced_player(table: Table, keys: dict[str, Identity])
     table.folder.replace_player(table.moderator, "alice", new_alice.public(), now=table.tick())
     table.folder.rollback(table.moderator, 2, now=table.tick())
     save = table.folder.read()
-    assert save.players[save.seat_of("alice")] == new_alice.public()
+    assert save.players[save.names.index("alice")] == new_alice.public()
 
 
 def test_replace_player(table: Table, keys: dict[str, Identity]) -> None:
@@ -372,7 +373,7 @@ def test_replace_player(table: Table, keys: dict[str, Identity]) -> None:
     name = table.awaited()
     old_key = keys[name]
     before = table.folder.read()
-    seat = before.seat_of(name)
+    seat = before.names.index(name)
     new_key = Identity.generate(name)
     save = table.folder.replace_player(table.moderator, name, new_key.public(), now=table.tick())
     assert save.names == before.names and save.turn == before.turn
@@ -394,7 +395,7 @@ def test_replace_player(table: Table, keys: dict[str, Identity]) -> None:
 
 def test_replace_player_under_a_new_name(table: Table, keys: dict[str, Identity]) -> None:
     name = table.awaited()
-    seat = table.folder.read().seat_of(name)
+    seat = table.folder.read().names.index(name)
     dave = Identity.generate("dave")
     save = table.folder.replace_player(table.moderator, name, dave.public(), now=table.tick())
     assert save.names[seat] == "dave" and name not in save.names
@@ -601,7 +602,7 @@ _STUB = _StubGame(
 
 def test_set_status(table: Table) -> None:
     save = table.folder.set_status(table.moderator, "bob", "resigned", now=table.tick())
-    assert save.body["players"][save.seat_of("bob")]["status"] == "resigned"
+    assert save.body["players"][save.names.index("bob")]["status"] == "resigned"
     assert save.turn == 1 and save.awaiting == table.folder.read().awaiting
     with pytest.raises(UsageError, match="unknown seat status 'asleep'"):
         table.folder.set_status(table.moderator, "bob", "asleep", now=table.tick())
