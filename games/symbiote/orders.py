@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from pbem.game import (
@@ -131,6 +132,45 @@ def _unknown_line(line: OrderLine, word: str) -> InvalidOrderError:
     )
 
 
+@lru_cache(maxsize=4096)
+def read_line(text: str) -> tuple[str, str, Any]:
+    """Read one line on its own (cached: the same lines come again and again).
+
+    Returns (kind, word, payload): ("action", "take"|"draw", None), ("take-card", "take",
+    card), ("set", word, cards tuple), ("discard", "discard", card), ("bad-card", word,
+    message), ("bad", word, message), ("unknown", word, None) or ("blank", "", None).
+    """
+    word, _, rest = text.strip().partition(" ")
+    word = word.lower()
+    rest = rest.strip()
+    if word in ("take", "draw"):
+        extra = _TAKE_EXTRA if word == "take" else _DRAW_EXTRA
+        if rest.lower() in extra:
+            return "action", word, None
+        if word == "take":
+            try:
+                named = parse_cards(rest)
+            except CardSyntaxError:
+                named = []
+            if len(named) == 1:
+                return "take-card", word, named[0]
+            return "bad", word, "take names nothing, or the top card of the discard pile"
+        return "bad", word, "draw takes nothing after it"
+    if word in _SET_WORDS or word == "discard":
+        try:
+            cards = parse_cards(rest)
+        except CardSyntaxError as exc:
+            return "bad-card", word, str(exc)
+        if word != "discard":
+            return "set", word, tuple(cards)
+        if len(cards) != 1:
+            return "bad", word, f"discard names exactly one card, not {len(cards)}"
+        return "discard", word, cards[0]
+    if not word:
+        return "blank", "", None
+    return "unknown", word, None
+
+
 def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     """Read and check one order file against the seat's view.
 
@@ -145,49 +185,28 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     sets: list[tuple[OrderLine, list[str], str | None]] = []
     discards: list[tuple[OrderLine, str]] = []
     for line in lines:
-        text = line.text.strip()
-        word, _, rest = text.partition(" ")
-        word = word.lower()
-        rest = rest.strip()
-        if word in ("take", "draw"):
-            extra = _TAKE_EXTRA if word == "take" else _DRAW_EXTRA
-            if rest.lower() in extra:
-                actions.append((line, word))
-                continue
-            if word == "take":
-                try:
-                    named = parse_cards(rest)
-                except CardSyntaxError:
-                    named = []
-                if len(named) == 1 and named[0] == sit.top:
-                    actions.append((line, word))
-                    continue
+        kind, word, payload = read_line(line.text)
+        if kind == "action":
+            actions.append((line, word))
+        elif kind == "discard":
+            discards.append((line, payload))
+        elif kind == "set":
+            sets.append((line, list(payload), _SET_WORDS[word]))
+        elif kind == "take-card":
+            actions.append((line, word))
+            if payload != sit.top:
                 msg = f"you can only take the top card of the discard pile ({sit.top or 'it is empty'})"
                 errors.append(IllegalOrderError(line, msg, "take"))
-            else:
-                errors.append(InvalidOrderError(line, "draw takes nothing after it", "draw"))
-            actions.append((line, word))
-            continue
-        if word in _SET_WORDS or word == "discard":
-            try:
-                cards = parse_cards(rest)
-            except CardSyntaxError as exc:
-                known = list(sit.hand) + ([sit.top] if sit.top and sit.can_take else [])
-                errors.append(InvalidOrderError(line, str(exc), _card_suggestion(word, rest, known)))
-                continue
-            if word == "discard":
-                if len(cards) != 1:
-                    errors.append(
-                        InvalidOrderError(line, f"discard names exactly one card, not {len(cards)}")
-                    )
-                    continue
-                discards.append((line, cards[0]))
-            else:
-                sets.append((line, cards, _SET_WORDS[word]))
-            continue
-        if not word:
-            continue
-        errors.append(_unknown_line(line, word))
+        elif kind == "bad-card":
+            known = list(sit.hand) + ([sit.top] if sit.top and sit.can_take else [])
+            rest = line.text.strip().partition(" ")[2].strip()
+            errors.append(InvalidOrderError(line, payload, _card_suggestion(word, rest, known)))
+        elif kind == "bad":
+            if word in ("take", "draw"):
+                actions.append((line, word))
+            errors.append(InvalidOrderError(line, payload, word if word in ("take", "draw") else None))
+        elif kind == "unknown":
+            errors.append(_unknown_line(line, word))
 
     # --- take or draw
     # After an unreadable line, "missing ..." errors would only be noise: it may be the one.
@@ -228,14 +247,13 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     plays: list[list[str]] = []
     used_on: dict[str, int] = {}
     for line, cards, declared in sets:
-        kind = set_kind(cards)
-        if kind is None:
+        set_type = set_kind(cards)
+        if set_type is None:
             errors.append(IllegalOrderError(line, f"not a set: {why_not_set(cards)}"))
             continue
-        if declared is not None and declared != kind:
-            msg = (
-                f"{' '.join(cards)} is a {'royal symbiote' if kind == 'royal' else 'pair'}, not a {declared}"
-            )
+        if declared is not None and declared != set_type:
+            named = "royal symbiote" if set_type == "royal" else "pair"
+            msg = f"{' '.join(cards)} is a {named}, not a {declared}"
             errors.append(IllegalOrderError(line, msg, set_line(sort_cards(cards))))
             continue
         short = None
