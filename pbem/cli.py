@@ -160,8 +160,10 @@ def new(
 def status(folder: str, as_json: bool) -> None:
     """Say the turn and whose orders are awaited (no key needed)."""
     import json
+    import time
 
     from pbem.engine import GameFolder
+    from pbem.moderator.actions import status_lines
 
     save = GameFolder(folder).read()
     names = save.names
@@ -174,6 +176,7 @@ def status(folder: str, as_json: bool) -> None:
         "players": [{"name": p["card"]["name"], "status": p["status"]} for p in save.body["players"]],
         "outcome": save.body["outcome"],
         "written": save.body["written"],
+        "moderator": status_lines(Path(folder), int(time.time())),
     }
     if as_json:
         click.echo(json.dumps(info, indent=2))
@@ -185,6 +188,8 @@ def status(folder: str, as_json: bool) -> None:
         click.echo(f"awaiting orders from: {', '.join(info['awaiting']) or 'nobody (ready to advance)'}")
         if info["submitted"]:
             click.echo(f"orders in from: {', '.join(info['submitted'])}")
+    for line in info["moderator"]:
+        click.echo(line)
 
 
 @main.command()
