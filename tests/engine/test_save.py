@@ -419,3 +419,22 @@ def test_rejections_are_rejected_errors() -> None:
     for error in (FormatError, TamperedError, ForeignError, RollbackError):
         assert issubclass(error, RejectedError)
         assert error("x").exit_code == 1
+
+
+def test_private_events_stay_in_the_secret_part(table: Table) -> None:
+    """Events for some seats only (a drawn card) go to the sealed part, never to the public body."""
+    private_seen = 0
+    for _ in range(12):
+        table.play_step("random")
+        loaded = table.folder.load(table.moderator)
+        body_events = loaded.save.body["events"]
+        assert all(event["to"] is None for event in body_events)
+        secret_events = loaded.secret.events
+        assert [e for e in secret_events if e["to"] is None] == body_events
+        for event in secret_events:
+            if event["to"] is not None:
+                private_seen += 1
+                assert event["text"] not in table.save_bytes.decode()
+                public = table.folder.reports_dir(loaded.save.turn) / "public.txt"
+                assert event["text"] not in public.read_text()
+    assert private_seen, "no private event in 12 steps: the test proves nothing"
