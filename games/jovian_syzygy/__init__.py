@@ -35,6 +35,11 @@ INFO = GameInfo(
             ("stay", "push"),
         ),
         Variant(
+            "max_extra_moves",
+            "most Psi-paid extra moves in one turn (0: no limit; 1 reads 'an additional move' as one)",
+            0,
+        ),
+        Variant(
             "setup_check",
             "no three satellites lined up at setup: 'slide' (not even by sliding) or "
             "'centres' (not as drawn)",
@@ -58,8 +63,9 @@ class JovianSyzygy:
         for v in INFO.variants:
             if v.choices and opts[v.name] not in v.choices:
                 raise ValueError(f"option {v.name} must be one of {', '.join(map(str, v.choices))}")
-        if int(opts["max_rounds"]) < 0:
-            raise ValueError("option max_rounds must be 0 or more")
+        for name in ("max_rounds", "max_extra_moves"):
+            if not isinstance(opts[name], int) or isinstance(opts[name], bool) or opts[name] < 0:
+                raise ValueError(f"option {name} must be a whole number, 0 or more")
         return rules.setup(players, opts, rng)
 
     def to_act(self, state: State) -> tuple[int, ...]:

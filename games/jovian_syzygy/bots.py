@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from pbem.game import View
 
 from . import board
-from .orders import _advance, _copy, _fallback_problem, legal_steps
-from .rules import Turn, award_for, moved, player, step_text
+from .orders import advance, copy_turn, fallback_problem, legal_steps
+from .rules import Turn, award_for, moved, player, start_turn, step_text
 
 if TYPE_CHECKING:
     from pbem.game import Game
@@ -23,7 +23,7 @@ def _turn(view: View) -> Turn:
     seat = view.seat
     if seat is None:
         raise ValueError("a bot needs a seat's view")
-    return Turn(seat, view.public["where"][seat], view.public["psi"][seat])
+    return start_turn(seat, view.public["where"][seat], view.public["psi"][seat], view.public["options"])
 
 
 def order_form(view: View) -> list[str]:
@@ -67,19 +67,19 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
             break
         step = options[pick]
         if step[0] == "move":
-            waste_points.append(_copy(turn))
+            waste_points.append(copy_turn(turn))
         plan.append(step)
-        _advance(turn, step)
+        advance(turn, step)
     lines = [step_text(s) for s in plan]
     if waste_points and rng.randbelow(3) == 0:
-        point = _copy(rng.choice(waste_points))
+        point = copy_turn(rng.choice(waste_points))
         point.psi -= 1 if point.moves >= 1 else 0
         point.moves += 1
         options = legal_steps(point, sats)
         if options:
             fallback = [rng.choice(options)]
-            if _fallback_problem(waste_points[0], fallback, sats) is None or any(
-                _fallback_problem(p, fallback, sats) is None for p in waste_points
+            if fallback_problem(waste_points[0], fallback, sats) is None or any(
+                fallback_problem(p, fallback, sats) is None for p in waste_points
             ):
                 lines.append("if wasted: try " + step_text(fallback[0]))
     return lines or ["pass"]
@@ -137,8 +137,8 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
             for step in legal_steps(turn, sats):
                 if step[0] == "storm":
                     continue
-                after = _copy(turn)
-                _advance(after, step)
+                after = copy_turn(turn)
+                advance(after, step)
                 spent = start.psi - after.psi
                 new_plan = [*plan, step]
                 best.append((_score(view, after, spent), new_plan))

@@ -34,7 +34,7 @@ from pbem.game import (
 )
 
 from . import board
-from .rules import Turn, step_problem, step_text
+from .rules import Turn, start_turn, step_problem, step_text
 
 _SPACE_KEYS = {name.replace("-", ""): name for name in board.SPACE_NAMES}
 _RING_LETTERS = {letter for letter, *_ in board.RINGS}
@@ -169,7 +169,7 @@ def legal_steps(turn: Turn, sats: list[int]) -> list[list[str]]:
     return [s for s in options if step_problem(s, turn, sats) is None]
 
 
-def _advance(turn: Turn, step: list[str]) -> None:
+def advance(turn: Turn, step: list[str]) -> None:
     """Assume ``step`` succeeds (validation does not know the coin flips)."""
     if step[0] == "storm":
         turn.storm_placed = True
@@ -181,8 +181,8 @@ def _advance(turn: Turn, step: list[str]) -> None:
         turn.where = step[1]
 
 
-def _copy(turn: Turn) -> Turn:
-    return Turn(turn.seat, turn.where, turn.psi, turn.moves, turn.storm_placed)
+def copy_turn(turn: Turn) -> Turn:
+    return Turn(turn.seat, turn.where, turn.psi, turn.moves, turn.storm_placed, turn.extra_limit)
 
 
 def _nearest(step_line: str, turn: Turn, sats: list[int]) -> str | None:
@@ -205,9 +205,10 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     if public["over"]:
         raise OrderErrors([IllegalOrderError(None, "the game is over")])
     errors: list[OrderError] = []
-    turn = Turn(seat, public["where"][seat], public["psi"][seat])
+    turn = start_turn(seat, public["where"][seat], public["psi"][seat], public["options"])
     steps: list[list[str]] = []
-    waste_points: list[Turn] = []
+    waste_points: list[tuple[Turn, bool]] = []
+    push = public["options"].get("ride", "stay") == "push"
     fallback: list[list[str]] | None = None
     fallback_line: OrderLine | None = None
     spend_cap: tuple[OrderLine, int] | None = None
@@ -253,9 +254,12 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
             if problem:
                 errors.append(IllegalOrderError(line, problem, _nearest(step_text(step), turn, sats)))
             if step[0] == "move":
-                waste_points.append(_copy(turn))
+                waste_points.append((copy_turn(turn), True))
+            if push and (step[0] == "board" or turn.where in board.TRACK_BY_MOON):
+                # An earlier player's push can make this step impossible.
+                waste_points.append((copy_turn(turn), False))
             steps.append(step)
-            _advance(turn, step)
+            advance(turn, step)
     moves = sum(1 for s in steps if s[0] != "storm")
     if fallback is not None and fallback_line is not None:
         if not waste_points:
@@ -263,7 +267,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 IllegalOrderError(fallback_line, "no move in this plan enters a space, so none can be wasted")
             )
         else:
-            problems = [_fallback_problem(point, fallback, sats) for point in waste_points]
+            problems = [fallback_problem(point, fallback, sats, used) for point, used in waste_points]
             if all(problems):
                 errors.append(
                     IllegalOrderError(fallback_line, f"the fallback could never be used: {problems[-1]}")
@@ -279,15 +283,19 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     return {"steps": steps, "fallback": fallback}
 
 
-def _fallback_problem(point: Turn, fallback: list[list[str]], sats: list[int]) -> str | None:
-    """Why the fallback fails if the move from ``point`` were wasted (None if it works)."""
-    turn = _copy(point)
-    if turn.moves >= 1:
-        turn.psi -= 1
-    turn.moves += 1
+def fallback_problem(
+    point: Turn, fallback: list[list[str]], sats: list[int], consumed: bool = True
+) -> str | None:
+    """Why the fallback fails if the move from ``point`` were wasted (``consumed``: it counts
+    as made) or found impossible (it does not); None if the fallback works."""
+    turn = copy_turn(point)
+    if consumed:
+        if turn.moves >= 1:
+            turn.psi -= 1
+        turn.moves += 1
     for step in fallback:
         problem = step_problem(step, turn, sats)
         if problem:
             return f"{step_text(step)}: {problem}"
-        _advance(turn, step)
+        advance(turn, step)
     return None

@@ -135,9 +135,16 @@ class Turn:
     psi: int
     moves: int = 0
     storm_placed: bool = False
+    extra_limit: int = 0
+    """Most extra (paid) moves a turn may make; 0 for no limit (option ``max_extra_moves``)."""
 
 
-def step_problem(step: list[str], turn: Turn, sats: list[int], storm_allowed: bool = True) -> str | None:
+def start_turn(seat: int, where: str, psi: int, options: Mapping[str, Any]) -> Turn:
+    """A seat's turn before its first step."""
+    return Turn(seat, where, psi, extra_limit=int(options.get("max_extra_moves", 0)))
+
+
+def step_problem(step: list[str], turn: Turn, sats: list[int]) -> str | None:
     """Why ``step`` cannot be taken now (None if it can).  Shared by validation and resolution."""
     kind = step[0]
     riding = turn.where in board.TRACK_BY_MOON
@@ -146,6 +153,8 @@ def step_problem(step: list[str], turn: Turn, sats: list[int], storm_allowed: bo
             return "an extra move needs you off a satellite"
         if turn.psi < 1:
             return "an extra move costs 1 Psi and you have none left"
+        if turn.extra_limit and turn.moves > turn.extra_limit:
+            return f"at most {turn.extra_limit} extra move(s) a turn in this game"
     if kind == "move":
         target = step[1]
         if riding:
@@ -172,7 +181,7 @@ def step_problem(step: list[str], turn: Turn, sats: list[int], storm_allowed: bo
     if kind == "storm":
         if riding:
             return "storms can only be made off a satellite"
-        if turn.storm_placed or not storm_allowed:
+        if turn.storm_placed:
             return "only one cosmic storm per turn"
         return None
     return f"unknown step {kind}"
@@ -200,8 +209,14 @@ def _play_turn(
         i += 1
         problem = step_problem(step, turn, sats)
         if problem:
-            log.append(f"{who} cannot {step_text(step)}: {problem}; the turn ends.")
-            break
+            if in_fallback or not fallback:
+                log.append(f"{who} cannot {step_text(step)}: {problem}; the turn ends.")
+                break
+            log.append(f"{who} cannot {step_text(step)}: {problem}.")
+            in_fallback = True
+            steps, i = [list(s) for s in fallback], 0
+            log.append(f"{who} tries the fallback: {', '.join(step_text(s) for s in steps)}.")
+            continue
         kind = step[0]
         if kind == "storm":
             storms[turn.where] = storms.get(turn.where, 0) + 1
@@ -273,7 +288,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     events: list[Event] = [Event(f"Round {state['round']}: {player(state['first'])} goes first.")]
     push = opts.get("ride", "stay") == "push"
     for seat in turn_order(state):
-        turn = Turn(seat, where[seat], psi[seat])
+        turn = start_turn(seat, where[seat], psi[seat], opts)
         plan = orders.get(seat, {"steps": [], "fallback": None})
         log = _play_turn(turn, plan, sats, storms, rng, push)
         if not log:

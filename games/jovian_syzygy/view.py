@@ -15,7 +15,7 @@ from . import board
 from .rules import player, turn_order
 
 GAME_NAME = "jovian-syzygy"
-_OPTION_KEYS = ("solo", "max_rounds", "ride", "setup_check")
+_OPTION_KEYS = ("solo", "max_rounds", "ride", "setup_check", "max_extra_moves")
 COLUMNS = 84
 """Columns of the unrolled text board: 360 degrees, divisible by every segment and space count."""
 

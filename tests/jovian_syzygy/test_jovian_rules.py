@@ -332,3 +332,21 @@ def test_resolving_a_finished_game_is_refused() -> None:
     state["over"] = True
     with pytest.raises(ValueError):
         GAME.resolve(state, {}, Rng(b"x"))
+
+
+def test_max_extra_moves_option_limits_paid_moves() -> None:
+    state = make_state(["NE", "SW"], psi=[3, 3], max_extra_moves=1)
+    assert orders_for(state, 0, "move D-1 C-1")["steps"][-1] == ["move", "C-1"]
+    with pytest.raises(OrderErrors) as info:
+        orders_for(state, 0, "move D-1 C-1 B-1")
+    assert "at most 1 extra" in info.value.errors[0].message
+    with pytest.raises(ValueError):
+        GAME.setup(2, {"max_extra_moves": -2}, Rng(b"x"))
+
+
+def test_a_step_made_impossible_by_an_earlier_player_takes_the_fallback() -> None:
+    state = make_state(["europa", "C-3"], sats=[0, 2, 0, 0], ride="push", first=0)
+    res = play_round(state, {0: ["ride"], 1: ["board europa", "if wasted: try C-4"]})
+    # The impossible boarding was not a move, so the fallback's move is the free first one.
+    assert res.state["where"] == ["europa", "C-4"] and res.state["psi"][1] == 3
+    assert any("cannot board europa" in t for t in texts(res))
