@@ -35,7 +35,6 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
                 # Uniform over order files: `draw` alone is one file, against about one
                 # complete file per card that could be discarded.
                 return lines
-    before = count(sit.hand) if taken is not None else {}
     while True:
         sets = legal_sets(hand)
         pick = rng.randbelow(len(sets) + 1)
@@ -44,10 +43,13 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
         for card in sets[pick]:
             hand.remove(card)
         lines.append(set_line(sets[pick]))
-    if taken is None:
-        choices = sort_cards(set(hand))
-    else:
-        choices = discard_choices(before, count(hand), taken, sit.keep_taken)
+    choices = sort_cards(set(hand))
+    if taken is not None and taken in choices and taken not in sit.hand:
+        # The taken card may not go back, unless an identical card was held before; when it
+        # is all that is left, discard_choices' rule applies (keep it, or discard it).
+        choices.remove(taken)
+        if not choices and not sit.keep_taken:
+            choices = [taken]
     if action == "draw" and not choices:
         return ["draw"]
     if choices:

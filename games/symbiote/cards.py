@@ -115,9 +115,31 @@ def count(cards: Iterable[str]) -> dict[str, int]:
     return out
 
 
+_BIT: dict[str, int] = {card: 1 << rank for card, rank in RANK.items()}
+_REVERSED4 = tuple(int(f"{i:04b}"[::-1], 2) for i in range(16))
+_ROYAL_BITS = (1 << 11) | (1 << 12) | (1 << 13)
+_FIVE_BIT = 1 << 5
+
+
+def could_hold_set(hand: Iterable[str]) -> bool:
+    """A quick test, False only when ``hand`` surely holds no set: no A-9, 2-8, 3-7 or 4-6,
+    no J-Q-K and no five (whether there are two fives is left to :func:`legal_sets`)."""
+    mask = 0
+    for c in hand:
+        mask |= _BIT[c]
+    # ranks 1..4 against their partners 9..6 (bits 6..9 reversed), any royal, any five
+    return bool(
+        (mask >> 1) & 15 & _REVERSED4[(mask >> 6) & 15]
+        or mask & _ROYAL_BITS == _ROYAL_BITS
+        or mask & _FIVE_BIT
+    )
+
+
 def legal_sets(hand: Sequence[str]) -> list[tuple[str, ...]]:
     """Every distinct pair and royal symbiote that can be made from ``hand``, in display
     order (pairs by their low card, then royals)."""
+    if not could_hold_set(hand):
+        return []
     by_rank: dict[int, list[str]] = {}
     for c in hand:
         r = RANK[c]

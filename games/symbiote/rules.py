@@ -255,7 +255,9 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             return Resolution(s, tuple(events))
     elif s["phase"] == "act" and (s["deck"] or s["discard"]):
         raise ValueError("missing take/draw")
-    play_sets(s, seat, order.get("plays", ()), events)
+    plays = order.get("plays")
+    if plays:
+        play_sets(s, seat, plays, events)
     card = order.get("discard")
     if card is not None:
         try:
