@@ -359,6 +359,12 @@ def test_demo_and_verify(world: World, tmp_path: Path, game: Path) -> None:
     verified = ok(world.run("verify", str(out / "game")))
     assert f"verified: {len(save['replay'])} turns re-played" in verified.output
     fails(world.run("verify", str(game)), 2, "is not over")
+    status = ok(world.run("status", str(out / "game"))).output
+    assert f"game over: {save['outcome']['summary']}" in status
+    info = json.loads(ok(world.run("status", str(out / "game"), "--json")).output)
+    assert info["outcome"] == save["outcome"] and info["awaiting"] == []
+    mod = str(out / "keys" / "moderator.key")
+    fails(world.run("advance", str(out / "game"), "--key", mod), 2, "is over")
     fails(world.run("demo", "symbiote", "--out", str(out)), 2, "is not empty")
     fails(
         world.run("demo", "symbiote", "--bots", "genius", "--out", str(tmp_path / "d2")), 2, "no bot 'genius'"
