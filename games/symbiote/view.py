@@ -37,7 +37,7 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         "discard": state["discard"][:],
         "aside": state["aside"][:],
         "hands": list(map(len, state["hands"])),
-        "set_sizes": [list(map(len, mine)) for mine in sets],
+        "set_sizes": [list(map(len, mine)) if mine else [] for mine in sets],
         "last": state["last"][:],
     }
     if opt["open-research"] or over:
