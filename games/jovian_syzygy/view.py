@@ -17,7 +17,8 @@ from .rules import player, turn_order
 GAME_NAME = "jovian-syzygy"
 _OPTION_KEYS = ("solo", "max_rounds", "ride", "setup_check", "max_extra_moves")
 COLUMNS = 84
-"""Columns of the unrolled text board: 360 degrees, divisible by every segment and space count."""
+"""Columns of the unrolled text board: 360 degrees, divisible by every segment and space count
+(lcm of 3, 6, 12 and 28), printed in two halves of 42."""
 
 
 def observe(state: dict[str, Any], seat: int | None) -> View:
@@ -41,10 +42,21 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
     return View(game=GAME_NAME, seat=seat, public=public, private={})
 
 
-def _cell(width: int, text: str) -> str:
-    """``|`` and ``text`` cut or padded to ``width`` columns in all."""
-    body = text[: width - 1]
-    return "|" + body.ljust(width - 1)
+Cell = tuple[int, int, str]
+"""A run of columns [start, end) of the unrolled board and what to write there."""
+
+
+def _render(cells: list[Cell], lo: int, hi: int) -> str:
+    """Columns [lo, hi) of a row: every cell starts with ``|`` and its text, cut to fit; a cell
+    cut by the window's left edge starts with ``<`` (continued) and repeats its text."""
+    out = []
+    for start, end, text in cells:
+        a, b = max(start, lo), min(end, hi)
+        if a >= b:
+            continue
+        edge = "|" if a == start else "<"
+        out.append((edge + text)[: b - a].ljust(b - a))
+    return "".join(out)
 
 
 def _marks(public: dict[str, Any], space: str) -> str:
@@ -53,36 +65,62 @@ def _marks(public: dict[str, Any], space: str) -> str:
     return who + ("*" * storms if storms <= 3 else f"*{storms}")
 
 
-def text_board(public: dict[str, Any]) -> list[str]:
-    """The board unrolled: one row per ring or track, 0 to 360 degrees clockwise from north.
-
-    Players are digits, storms ``*``, a satellite ``@`` followed by its riders.
-    """
-    key = ", ".join(f"{s + 1} = {player(s)}" for s in range(public["players"]))
-    rows = ["     " + "N".ljust(21) + "E".ljust(21) + "S".ljust(21) + "W".ljust(21)]
-    width = COLUMNS // 4
-    rows.append("out  " + "".join(_cell(width, f"{c} {_marks(public, c)}") for c in board.CORNERS))
-    ring_rows = {letter: count for letter, _i, _o, count in board.RINGS}
+def board_rows(public: dict[str, Any]) -> list[tuple[str, list[Cell]]]:
+    """The board unrolled over COLUMNS columns (0 to 360 degrees clockwise from north): one row
+    per ring or track from the outside in, as (label, cells)."""
+    rows: list[tuple[str, list[Cell]]] = []
+    quarter = COLUMNS // 4
+    rows.append(
+        (
+            "out",
+            [
+                (i * quarter, (i + 1) * quarter, f"{c} {_marks(public, c)}")
+                for i, c in enumerate(board.CORNERS)
+            ],
+        )
+    )
+    ring_counts = {letter: count for letter, _i, _o, count in board.RINGS}
     for track, letter in zip(reversed(board.TRACKS), ("D", "C", "B", "A"), strict=True):
-        seg_width = COLUMNS // track.segments
+        width = COLUMNS // track.segments
         sat = public["sats"][board.MOONS.index(track.moon)]
         riders = "".join(str(s + 1) for s, w in enumerate(public["where"]) if w == track.moon)
+        mark = "@" + riders if len(riders) < width - 1 else "@+"
+        cells = [
+            (k * width, (k + 1) * width, mark if k == sat else "." * (width - 1))
+            for k in range(track.segments)
+        ]
+        rows.append((track.title[:3], cells))
+        count = ring_counts[letter]
+        width = COLUMNS // count
         cells = []
-        for seg in range(track.segments):
-            mark = "@" + riders if len(riders) < seg_width - 1 else "@+"
-            cells.append(_cell(seg_width, mark if seg == sat else "." * (seg_width - 1)))
-        rows.append(f"{track.title[:3]:<5}" + "".join(cells))
-        count = ring_rows[letter]
-        space_width = COLUMNS // count
-        cells = []
-        for i in range(count):
-            name = f"{letter}-{i + 1}"
-            label = name if space_width > 7 else name.replace("-", "")
-            cells.append(_cell(space_width, f"{label} {_marks(public, name)}"))
-        rows.append(f"{letter:<5}" + "".join(cells))
-    rows.append(f"Key: {key}; * storm; @ satellite, then its riders (+: see below).")
-    rows.append("Rows run clockwise from north; each track row sits between the rings it borders.")
+        for k in range(count):
+            name = f"{letter}-{k + 1}"
+            label = name if width > 7 else name.replace("-", "")
+            cells.append((k * width, (k + 1) * width, f"{label} {_marks(public, name)}"))
+        rows.append((letter, cells))
     return rows
+
+
+def text_board(public: dict[str, Any]) -> list[str]:
+    """The board for a mail body, in two halves of 47 columns: the east half (north to south
+    clockwise) and the west half (south to north).  Players are digits, storms ``*``, a
+    satellite ``@`` followed by its riders."""
+    half = COLUMNS // 2
+    quarter = COLUMNS // 4
+    rows = board_rows(public)
+    out = []
+    for title, lo, marks in (("East half", 0, "NES"), ("West half", half, "SWN")):
+        compass = "     " + marks[0].ljust(quarter) + marks[1].ljust(quarter - 1) + marks[2]
+        out.append(f"{title}:")
+        out.append(compass)
+        for label, cells in rows:
+            out.append(f"{label:<5}" + _render(cells, lo, lo + half))
+        out.append("")
+    key = ", ".join(f"{s + 1} = {player(s)}" for s in range(public["players"]))
+    out.append(f"Players: {key}.")
+    out.append("* storm, @ satellite then its riders (+: see below), < continued.")
+    out.append("Rows run clockwise; each track sits between the rings it borders.")
+    return out
 
 
 def _where_text(where: str) -> str:

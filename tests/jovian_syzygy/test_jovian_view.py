@@ -89,15 +89,16 @@ def test_picture_is_public() -> None:
 
 
 def test_text_board_rows_and_describe() -> None:
-    state = make_state(["NE", "callisto", "D-3"], sats=[0, 1, 2, 3], storms={"D-3": 2})
+    state = make_state(["NE", "callisto", "D-3"], sats=[1, 1, 2, 3], storms={"D-3": 2})
     public_text, private_text = GAME.describe(GAME.observe(state, 1))
-    rows = [
-        row
-        for row in public_text.splitlines()
-        if row[:5].strip() in ("out", "Cal", "D", "Gan", "C", "Eur", "B", "Io", "A")
-    ]
-    assert len(rows) == 9
-    assert {len(row) for row in rows} == {5 + COLUMNS}
+    labels = ("out", "Cal", "D", "Gan", "C", "Eur", "B", "Io", "A")
+    rows = [row for row in public_text.splitlines() if row[:5].strip() in labels]
+    assert len(rows) == 18  # two halves
+    assert {len(row) for row in rows} == {5 + COLUMNS // 2}
+    assert max(len(line) for line in public_text.splitlines()) <= 78
     assert "|D3 3**" in public_text  # player 3 and two storms in D-3
     assert "|@2|" in public_text  # Callisto carrying player 2
+    # Io's second segment (120-240 degrees) straddles the halves: continued, not duplicated.
+    io_rows = [row for row in rows if row.startswith("Io")]
+    assert "|@" in io_rows[0] and "<@" in io_rows[1]
     assert private_text == "You are Player 2.\n"
