@@ -30,6 +30,7 @@ from pbem.orders import parse, seal, sign, unseal
 from pbem.player import check_orders, fill_orders
 from pbem.reports import parse_report
 from pbem.save import Save
+from pbem_games.symbiote.cards import DECK
 
 from .conftest import Table, new_table
 
@@ -117,11 +118,11 @@ def _forged(m: Midgame) -> str:
 
 def _changed_line(m: Midgame) -> str:
     block = m.table.signed(m.name, m.lines, seq=9)
-    last = m.lines[-1]
-    word, _, card = last.partition(" ")
+    line = next(line for line in m.lines if line.startswith("discard"))
+    card = line.split()[1]
     hand = m.table.report(m.name).private["hand"]
-    other = next(c for c in hand if c != card)
-    return block.replace(f"\n{last}\n", f"\n{word} {other}\n")
+    other = next(c for c in [*hand, *DECK] if c != card)
+    return block.replace(f"\n{line}\n", f"\ndiscard {other}\n")
 
 
 def _old_turn(m: Midgame) -> str:
@@ -231,11 +232,11 @@ def test_illegal_order_names_file_line_text_and_suggests(
     expected: Callable[[str], str],
 ) -> None:
     m = midgame
-    word, card = m.lines[-1].split()
-    assert word == "discard"
+    at = next(i for i, line in enumerate(m.lines) if line.startswith("discard "))
+    card = m.lines[at].split()[1]
     bad_word, bad_card = spoil(card)
     bad_line = f"{bad_word} {bad_card}"
-    block = m.table.signed(m.name, [*m.lines[:-1], bad_line], seq=9)
+    block = m.table.signed(m.name, [*m.lines[:at], bad_line, *m.lines[at + 1 :]], seq=9)
     text = f"Dear moderator,\n\nmy orders:\n\n{block}"
     before = snapshot(m.table.folder)
     with pytest.raises(OrdersRejected) as info:
@@ -443,8 +444,6 @@ def test_verify_replay_of_a_running_game(table: Table) -> None:
 
 def _broken_variants(lines: list[str], hand: list[str], top: str | None) -> list[list[str]]:
     """Hand-broken versions of legal orders, as people break them."""
-    from pbem_games.symbiote.cards import DECK
-
     foreign = next(c for c in DECK if c not in hand and c != top)
     out = [
         [line.replace("discard", "discrad") for line in lines],
