@@ -190,3 +190,28 @@ def test_due_invariants(
         )  # something new happens at the next event
     else:
         assert result.grace_over
+
+
+def test_the_example_configs_parse() -> None:
+    import shutil
+    import tempfile
+    import tomllib
+    from pathlib import Path
+
+    from pbem.mail.settings import mail_settings
+    from pbem.moderator.config import GameConfig, RootConfig
+
+    repo = Path(__file__).resolve().parents[2]
+    root = Path(tempfile.mkdtemp())
+    try:
+        shutil.copy(repo / "examples" / "moderator.toml", root / "moderator.toml")
+        (root / "g").mkdir()
+        shutil.copy(repo / "examples" / "game-moderator.toml", root / "g" / "moderator.toml")
+        config = RootConfig.load(root)
+        game = GameConfig.load(root / "g", config)
+        assert game.timing.deadline == 72 * H and game.timing.reminders == (24 * H, 2 * H)
+        assert game.email_of("Bob") == "bob@example.net"
+        settings = mail_settings(tomllib.loads((root / "moderator.toml").read_text()), shared_root=root)
+        assert settings.imap.password_env == "PBEM_IMAP_PASSWORD"
+    finally:
+        shutil.rmtree(root)
