@@ -36,7 +36,12 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         "psi": list(state["psi"]),
         "last_gain": list(state["last_gain"]),
         "storms": {k: int(v) for k, v in sorted(state["storms"].items())},
-        "awards": [None if a is None else dict(a, moons=list(a["moons"])) for a in state["awards"]],
+        "awards": [
+            None
+            if a is None
+            else {"moons": list(a["moons"]), "eclipse": a["eclipse"], "psi": a["psi"], "same": a["same"]}
+            for a in state["awards"]
+        ],
         "over": bool(state["over"]),
     }
     return View(game=GAME_NAME, seat=seat, public=public, private={})

@@ -32,9 +32,11 @@ def check_invariants(before: dict[str, Any], after: dict[str, Any], events: list
         assert after["sats"] == [
             (s + 1) % t.segments for s, t in zip(before["sats"], board.TRACKS, strict=True)
         ]
+    limit = after["options"]["max_extra_moves"]
     for seat in range(n):
         name = f"Player {seat + 1}"
         spent = sum(1 for e in events if e.startswith(f"{name} spends 1 Psi"))
+        assert not limit or spent <= limit
         award = after["awards"][seat]
         gain = award["psi"] if award else 0
         assert after["psi"][seat] == before["psi"][seat] - spent + gain
@@ -59,11 +61,19 @@ def check_invariants(before: dict[str, Any], after: dict[str, Any], events: list
     solo=st.sampled_from(["timed", "scored"]),
     ride=st.sampled_from(["stay", "push"]),
     cap=st.sampled_from([0, 40]),
+    extra=st.sampled_from([0, 1, 2]),
+    check=st.sampled_from(["slide", "centres"]),
 )
 def test_random_games_keep_invariants_and_end(
-    seed: int, players: int, bots: list[str], solo: str, ride: str, cap: int
+    seed: int, players: int, bots: list[str], solo: str, ride: str, cap: int, extra: int, check: str
 ) -> None:
-    options = {"solo": solo, "ride": ride, "max_rounds": cap or 60}
+    options = {
+        "solo": solo,
+        "ride": ride,
+        "max_rounds": cap or 60,
+        "max_extra_moves": extra,
+        "setup_check": check,
+    }
     state = GAME.setup(players, options, Rng(b"p-setup%d" % seed))
     for step in range(200):
         if GAME.outcome(state) is not None:
