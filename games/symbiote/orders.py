@@ -52,17 +52,19 @@ class Situation(NamedTuple):
     drawn: str | None
 
 
-_last: list[Any] = [None, None]
+_last: tuple[View | None, Situation | None] = (None, None)
 
 
 def situation(view: View) -> Situation:
     """The facts an order file is checked against (the last answer is remembered: a bot and
-    validate usually ask about the same View object in a row)."""
-    if _last[0] is view:
-        cached: Situation = _last[1]
-        return cached
+    validate usually ask about the same View object in a row; the pair is replaced as one
+    object, so threads cannot mix two answers)."""
+    global _last
+    seen, sit = _last
+    if seen is view and sit is not None:
+        return sit
     sit = _situation(view)
-    _last[0], _last[1] = view, sit
+    _last = (view, sit)
     return sit
 
 
