@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sym_helpers import lines, make_state, view_of
 
 from pbem.game import (
@@ -12,6 +14,7 @@ from pbem.game import (
     OrderError,
     OrderErrors,
 )
+from pbem.rng import Rng
 from pbem_games.symbiote import GAME
 from pbem_games.symbiote.cards import CardSyntaxError, parse_cards
 
@@ -218,3 +221,24 @@ def test_default_discard_avoids_moving_the_marker() -> None:
     # 4D matches by rank; the quiet one is 6C.
     state = make_state([["5C"], ["4H", "4D", "6C", "10S"], ["6D"], ["8C"]], discard=["4S"])
     assert GAME.default_orders(view_of(state)) == ["draw", "discard 6C"]
+
+
+WORDS = ["take", "draw", "pair", "royal", "play", "discard", "of", "hearts", "ten", "and", "+", ","]
+TOKENS = st.sampled_from([*WORDS, "3H", "7H", "AS", "JS", "QD", "KC", "10C", "9S", "5D", "7x", "TH", "♠"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.lists(TOKENS, max_size=5).map(" ".join), st.text(max_size=12)), max_size=6))
+def test_any_text_is_either_accepted_or_refused_with_order_errors(texts: list[str]) -> None:
+    state = _state()
+    view = view_of(state)
+    numbered = lines(*[t for t in texts if t.strip()])
+    try:
+        orders = GAME.validate(view, numbered)
+    except OrderErrors as exc:
+        assert exc.errors
+        for err in exc.errors:
+            assert err.message
+            assert err.line is None or err.line in numbered
+        return
+    GAME.resolve(state, {1: orders}, Rng(b"fuzz"))

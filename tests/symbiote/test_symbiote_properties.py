@@ -101,7 +101,7 @@ def _recount(state: dict[str, Any]) -> list[int]:
     return scores
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     players=st.sampled_from([3, 4]),
