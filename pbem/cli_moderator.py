@@ -58,6 +58,8 @@ def _print_pass(result: Any, verbose: bool) -> None:
 def _loop(run: Any, poll: int, watch: bool, wake: Path | None) -> None:
     """Run ``run`` once, or every ``poll`` seconds until interrupted (inotify, when
     available, only wakes the loop early: the scan stays the source of truth)."""
+    from pbem.errors import PbemError
+
     run()
     if not watch:
         return
@@ -68,7 +70,10 @@ def _loop(run: Any, poll: int, watch: bool, wake: Path | None) -> None:
                 waiter.wait(poll)
             else:
                 time.sleep(poll)
-            run()
+            try:
+                run()
+            except PbemError as exc:  # a mail server down, say: report it and try again later
+                click.echo(f"pbem: {exc.message}", err=True)
     except KeyboardInterrupt:
         click.echo("stopped")
 

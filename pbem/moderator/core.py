@@ -186,6 +186,8 @@ class Moderator:
                 result = self._process_locked(game_dir, now)
             except PbemError as exc:
                 result = GameResult(name, error=str(exc))
+            except Exception as exc:  # a bug or a broken disk in one game must not stop the others
+                result = GameResult(name, error=f"{type(exc).__name__}: {exc}")
         fresh = self._recently_touched(sig)
         self.index.record(name, sig, result.next_due, settling=fresh or result.error is not None)
         return result

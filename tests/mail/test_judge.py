@@ -20,6 +20,7 @@ import pytest
 
 from pbem.engine import GameFolder
 from pbem.keys import Identity
+from pbem.mail.imap import Mailbox
 from pbem.mail.settings import mail_settings
 from pbem.moderator.config import read_toml
 from pbem.moderator.core import Moderator
@@ -266,3 +267,53 @@ def test_mail_problems_get_clear_answers(
 
 def report_mail_game_id(text: str, identity: Identity, source: str) -> str:
     return str(parse_report(text, source, identity).data["game_id"])
+
+
+def test_intake_is_idempotent_across_a_crash(
+    post_office: None, smtp: SmtpServer, imap_server: ImapServer, keys: dict[str, Identity], tmp_path: Path
+) -> None:
+    """A crash after the journal but before the server flag, or after the inbox file but
+    before the journal, makes the judge see the mail again and do nothing twice."""
+    root = _root(tmp_path, smtp, imap_server, keys)
+    judge = _judge(root, keys, tmp_path)
+    judge.run_once()
+    alice = MailPlayer(keys["alice"], imap_server, smtp)
+    [report_mail] = [m for m in alice.new_mail() if _report_of(m)]
+    text, source = _report_of(report_mail)  # type: ignore[misc]
+    alice.send(_orders_mail(alice, text, source, 1, 0))
+    # Crash after the inbox file was written, before the journal: forget the journal.
+    first = judge.intake()
+    assert first.blocks == 1
+    [dropped] = (root / "game" / "inbox" / "_mail").iterdir()
+    judge.journal_path.unlink()
+    client = imaplib.IMAP4("127.0.0.1", imap_server.port)
+    client.login("judge", imap_server.users["judge"])
+    client.select("processed")
+    _, uids = client.uid("SEARCH", "ALL")
+    for uid in (uids[0] or b"").split():  # put the mail back as if it had never been flagged
+        client.uid("COPY", uid, "INBOX")
+    client.select("INBOX")
+    _, uids = client.uid("SEARCH", "ALL")
+    for uid in (uids[0] or b"").split():
+        client.uid("STORE", uid, "-FLAGS", "($PbemDone)")
+    client.logout()
+    again = judge.intake()
+    assert again.mails == 1 and list((root / "game" / "inbox" / "_mail").iterdir()) == [dropped]
+    # The very same mail delivered once more (a new UID): the same inbox file, nothing new.
+    client = imaplib.IMAP4("127.0.0.1", imap_server.port)
+    client.login("judge", imap_server.users["judge"])
+    client.select("processed")
+    _, uids = client.uid("SEARCH", "ALL")
+    client.uid("COPY", (uids[0] or b"").split()[-1], "INBOX")
+    client.select("INBOX")
+    _, uids = client.uid("SEARCH", "ALL")
+    for uid in (uids[0] or b"").split():
+        client.uid("STORE", uid, "-FLAGS", "($PbemDone)")
+    client.logout()
+    third = judge.intake()
+    assert third.mails == 1 and third.blocks == 1
+    assert list((root / "game" / "inbox" / "_mail").iterdir()) == [dropped]
+    _, result, _ = judge.run_once()
+    assert result.games[0].notices == ("accepted",)
+    with Mailbox(judge.settings) as box:
+        assert box.pending() == []
