@@ -10,7 +10,7 @@ from pbem.game import View
 
 from . import board
 from .orders import advance, copy_turn, fallback_problem, legal_steps
-from .rules import Turn, award_for, moved, player, start_turn, step_text
+from .rules import Turn, award_for, moved, start_turn, step_text
 
 if TYPE_CHECKING:
     from pbem.game import Game
@@ -35,7 +35,7 @@ def order_form(view: View) -> list[str]:
     sats = list(public["sats"])
     place = f"aboard {turn.where.capitalize()}" if turn.where in board.MOONS else f"in {turn.where}"
     lines = [
-        f"# Jovian Syzygy, round {public['round']}: orders for {player(turn.seat)}.",
+        f"# Jovian Syzygy, round {public['round']}: your orders.",
         f"# You are {place} with {turn.psi} Psi.",
         "# One step a line, in order.  The first move is free; each further move costs 1 Psi",
         "# and is allowed only while you are off a satellite.  Examples:",
