@@ -189,10 +189,12 @@ def shrink(bs: list[Body], by: float) -> list[Body]:
 
 
 def test_brute_force_referee_agrees_on_thousands_of_positions() -> None:
-    """The sampler and the exact search agree on 2,000 random positions.
+    """The sampler and the exact search agree on 2,000 random, randomly rotated positions.
 
-    Positions are random (a fixed generator) segment choices with random extra rotation, so the
-    arcs are not aligned with the board's bars.
+    Every ray the sampler scores is a real line, so it may never beat the exact search (unless
+    by a hair: widening the arcs by 0.3 degrees must then find it).  Where the exact search
+    finds more, its witness line is re-checked from coordinates, which proves it real; and the
+    two must agree outright on more than 97 % of positions.
     """
     pytest.importorskip("numpy")
     rng = Rng(b"referee")
@@ -203,17 +205,15 @@ def test_brute_force_referee_agrees_on_thousands_of_positions() -> None:
         turn = rng.randbelow(3600) / 3600 * 2 * math.pi
         bs = rotate(bodies(sats), turn)
         start = board.MOONS[rng.randbelow(4)]
-        fast = value(bs, start)
-        slow = brute_value(bs, start, J, n_start=24, n_dir=720)
+        line = best_line(bs, start, J)
+        fast = 0 if line is None else line.value
+        slow = brute_value(bs, start, J, n_start=16, n_dir=540)
         total += 1
-        if fast == slow:
-            agree += 1
-            continue
-        # A disagreement must be the coarse grid's: a much finer sampler agrees, or it is a
-        # near-miss (shrinking the arcs by 0.3 degrees loses it or widening them finds it).
-        fine = brute_value(bs, start, J, n_start=160, n_dir=12000)
-        near_miss = value(shrink(bs, margin), start) <= fine <= value(shrink(bs, -margin), start)
-        assert fine == fast or near_miss, (sats, start, fast, slow, fine)
+        agree += fast == slow
+        if slow > fast:
+            assert slow <= value(shrink(bs, -margin), start), (sats, start, fast, slow)
+        if line is not None:
+            recheck(line, bs, J)
     assert agree / total > 0.97, (agree, total)
 
 
