@@ -24,7 +24,11 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
     taken: str | None = None
     action = None
     if sit.phase == "act":
-        options = [a for a, ok in (("take", sit.can_take), ("draw", sit.can_draw)) if ok]
+        options: tuple[str, ...]
+        if sit.can_take:
+            options = ("take", "draw") if sit.can_draw else ("take",)
+        else:
+            options = ("draw",) if sit.can_draw else ()
         if options:
             action = rng.choice(options)
             lines.append(action)
