@@ -10,7 +10,8 @@ from pbem.game import View
 
 from . import board
 from .orders import advance, copy_turn, fallback_problem, legal_steps
-from .rules import Turn, award_for, moved, start_turn, step_text
+from .rules import award_for, moved
+from .turns import Turn, start_turn, step_text
 
 if TYPE_CHECKING:
     from pbem.game import Game

@@ -34,7 +34,7 @@ from pbem.game import (
 )
 
 from . import board
-from .rules import Turn, start_turn, step_problem, step_text
+from .turns import Turn, start_turn, step_problem, step_text
 
 _SPACE_KEYS = {name.replace("-", ""): name for name in board.SPACE_NAMES}
 _RING_LETTERS = {letter for letter, *_ in board.RINGS}

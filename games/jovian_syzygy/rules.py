@@ -10,22 +10,24 @@ State (JSON only, integers for positions)::
      "awards": [None | {"moons": [...], "eclipse": bool, "psi": int, "same": bool}, ...],
      "over": bool}
 
-A seat's validated orders are ``{"steps": [step, ...], "fallback": [step, ...] | None}`` where a
-step is ``["move", space]``, ``["board", moon]``, ``["ride"]`` or ``["storm"]``.
+A seat's validated orders are a plan (see :mod:`.turns`).  Setup, a whole round, awards and
+the end are here; one seat's turn is in :mod:`.turns`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 from typing import Any
 
 from pbem.game import Event, Outcome, Resolution, State
 from pbem.rng import Rng
 
 from . import board
-from .lines import Body, Line, best_line, line_value
+from .lines import Body, Line, any_syzygy, best_line, line_value
+from .turns import play_turn, player, start_turn
 
 START_PSI = 3
 WIN_ABOVE = 15
@@ -33,15 +35,8 @@ SOLO_TIMED_ROUNDS = 25
 SOLO_TARGET = 20
 
 
-def player(seat: int) -> str:
-    """How reports name a seat."""
-    return f"Player {seat + 1}"
-
-
 def bodies_key(sats: list[int]) -> tuple[tuple[str, float, float, float], ...]:
     """The hashable line-search input for satellites on these segments (radians)."""
-    import math
-
     out = []
     for track, seg in zip(board.TRACKS, sats, strict=True):
         lo, hi = board.allowed_arc(track.moon, seg)
@@ -85,8 +80,6 @@ def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
     random, a random first player, 3 Psi each.  Raises ValueError for a bad player count."""
     if not 1 <= players <= 4:
         raise ValueError(f"Jovian Syzygy is for 1 to 4 players, not {players}")
-    from .lines import any_syzygy
-
     while True:
         sats = [rng.randbelow(t.segments) for t in board.TRACKS]
         if options.get("setup_check", "slide") == "centres":
@@ -113,8 +106,6 @@ def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
 
 def _centres_aligned(sats: list[int]) -> bool:
     """Whether three satellites drawn at their segments' centres are collinear (within 1e-6)."""
-    from itertools import combinations
-
     pts = [
         board.point(t.radius, board.segment_centre(t.moon, s))
         for t, s in zip(board.TRACKS, sats, strict=True)
@@ -124,153 +115,6 @@ def _centres_aligned(sats: list[int]) -> bool:
         if abs(cross) < 1e-6:
             return True
     return False
-
-
-@dataclass
-class Turn:
-    """One seat's turn in progress (a scratch value inside :func:`resolve`)."""
-
-    seat: int
-    where: str
-    psi: int
-    moves: int = 0
-    storm_placed: bool = False
-    extra_limit: int = 0
-    """Most extra (paid) moves a turn may make; 0 for no limit (option ``max_extra_moves``)."""
-
-
-def start_turn(seat: int, where: str, psi: int, options: Mapping[str, Any]) -> Turn:
-    """A seat's turn before its first step."""
-    return Turn(seat, where, psi, extra_limit=int(options.get("max_extra_moves", 0)))
-
-
-def step_problem(step: list[str], turn: Turn, sats: list[int]) -> str | None:
-    """Why ``step`` cannot be taken now (None if it can).  Shared by validation and resolution."""
-    kind = step[0]
-    riding = turn.where in board.TRACK_BY_MOON
-    if kind in ("move", "board", "ride") and turn.moves >= 1:
-        if riding:
-            return "an extra move needs you off a satellite"
-        if turn.psi < 1:
-            return "an extra move costs 1 Psi and you have none left"
-        if turn.extra_limit and turn.moves > turn.extra_limit:
-            return f"at most {turn.extra_limit} extra move(s) a turn in this game"
-    if kind == "move":
-        target = step[1]
-        if riding:
-            seg = sats[board.MOONS.index(turn.where)]
-            if target not in board.spaces_by_segment(turn.where, seg):
-                return f"{target} does not border {turn.where.capitalize()}'s segment"
-        elif target not in board.adjacency()[turn.where]:
-            return f"{target} is not next to {turn.where}"
-        return None
-    if kind == "board":
-        moon = step[1]
-        if riding:
-            return "you are already on a satellite"
-        seg = sats[board.MOONS.index(moon)]
-        if turn.where not in board.spaces_by_segment(moon, seg):
-            return f"{moon.capitalize()} (segment {seg + 1}) does not border {turn.where}"
-        return None
-    if kind == "ride":
-        if not riding:
-            return "you are not on a satellite"
-        if turn.moves:
-            return "riding is your whole move"
-        return None
-    if kind == "storm":
-        if riding:
-            return "storms can only be made off a satellite"
-        if turn.storm_placed:
-            return "only one cosmic storm per turn"
-        return None
-    return f"unknown step {kind}"
-
-
-def step_text(step: list[str]) -> str:
-    """A step as an order line."""
-    if step[0] in ("move", "board"):
-        return f"{step[0]} {step[1]}"
-    return step[0]
-
-
-def _play_turn(
-    turn: Turn, orders: Mapping[str, Any], sats: list[int], storms: dict[str, int], rng: Rng, push: bool
-) -> list[str]:
-    """Carry out one seat's plan; change ``turn``, ``sats`` (push variant) and ``storms``."""
-    who = player(turn.seat)
-    log: list[str] = []
-    steps = [list(s) for s in orders.get("steps", [])]
-    fallback = orders.get("fallback")
-    in_fallback = False
-    i = 0
-    while i < len(steps):
-        step = steps[i]
-        i += 1
-        problem = step_problem(step, turn, sats)
-        if problem:
-            if in_fallback or not fallback:
-                log.append(f"{who} cannot {step_text(step)}: {problem}; the turn ends.")
-                break
-            log.append(f"{who} cannot {step_text(step)}: {problem}.")
-            in_fallback = True
-            steps, i = [list(s) for s in fallback], 0
-            log.append(f"{who} tries the fallback: {', '.join(step_text(s) for s in steps)}.")
-            continue
-        kind = step[0]
-        if kind == "storm":
-            storms[turn.where] = storms.get(turn.where, 0) + 1
-            turn.storm_placed = True
-            log.append(f"{who} makes a cosmic storm in {turn.where}.")
-            continue
-        if turn.moves >= 1:
-            turn.psi -= 1
-            log.append(f"{who} spends 1 Psi for an extra move (Psi {turn.psi}).")
-        turn.moves += 1
-        if kind == "ride":
-            moon = turn.where
-            if push:
-                idx = board.MOONS.index(moon)
-                sats[idx] = (sats[idx] + 1) % board.TRACKS[idx].segments
-                log.append(f"{who} rides {moon.capitalize()} on into segment {sats[idx] + 1}.")
-            else:
-                log.append(f"{who} stays aboard {moon.capitalize()}.")
-            continue
-        if kind == "board":
-            log.append(f"{who} boards {step[1].capitalize()}.")
-            turn.where = step[1]
-            continue
-        target = step[1]
-        wasted = False
-        count = storms.get(target, 0)
-        for n in range(count):
-            heads = rng.coin()
-            if heads:
-                storms[target] -= 1
-                log.append(f"{who} flips storm {n + 1} of {count} in {target}: heads, it blows away.")
-            else:
-                log.append(f"{who} flips storm {n + 1} of {count} in {target}: tails, the move is wasted.")
-                wasted = True
-                break
-        if storms.get(target) == 0:
-            del storms[target]
-        if not wasted:
-            log.append(f"{who} moves from {_where_text(turn.where)} to {target}.")
-            turn.where = target
-            continue
-        log.append(f"{who} stays in {_where_text(turn.where)} (wasted move into {target}).")
-        if in_fallback or not fallback:
-            if not in_fallback:
-                log.append(f"{who} stops (if wasted: stop).")
-            break
-        in_fallback = True
-        steps, i = [list(s) for s in fallback], 0
-        log.append(f"{who} tries the fallback: {', '.join(step_text(s) for s in steps)}.")
-    return log
-
-
-def _where_text(where: str) -> str:
-    return f"aboard {where.capitalize()}" if where in board.TRACK_BY_MOON else where
 
 
 def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
@@ -290,7 +134,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     for seat in turn_order(state):
         turn = start_turn(seat, where[seat], psi[seat], opts)
         plan = orders.get(seat, {"steps": [], "fallback": None})
-        log = _play_turn(turn, plan, sats, storms, rng, push)
+        log = play_turn(turn, plan, sats, storms, rng, push)
         if not log:
             log = [f"{player(seat)} does nothing."]
         events.extend(Event(text) for text in log)
