@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from pbem.keys import Identity
@@ -56,12 +57,22 @@ def load_keys(keydir: Path) -> dict[str, Identity]:
     return {p.stem: Identity.load(p) for p in keydir.glob("*.key")}
 
 
-def script(root: Path, state: Path, keys: dict[str, Identity], max_rounds: int = 80) -> None:
-    """Drop each awaited player's orders (unless silent or already there), run a pass, let
-    ten hours go by; until both games reach TARGET_TURN.  Idempotent: safe to restart."""
-    clock = FixedClock(T0 + 60)
+def script(
+    root: Path,
+    state: Path,
+    keys: dict[str, Identity],
+    max_rounds: int = 80,
+    start_round: int = 0,
+    on_round: Callable[[int], None] | None = None,
+) -> None:
+    """Drop each awaited player's orders (unless silent or already there), let ten hours go
+    by, run a pass; until both games reach TARGET_TURN.  Idempotent: safe to restart.
+
+    ``start_round`` resumes at that round's time (from a copy taken after it by
+    ``on_round``, which is called with each round's number once its pass is done)."""
+    clock = FixedClock(T0 + 60 + start_round * 10 * HOUR)
     moderator = Moderator(root, keys["moderator"], clock=clock, state_dir=state, settle=0)
-    for _ in range(max_rounds):
+    for round_number in range(start_round, max_rounds):
         busy = False
         for game in (root / "alpha", root / "beta"):
             save = read(game)
@@ -82,6 +93,8 @@ def script(root: Path, state: Path, keys: dict[str, Identity], max_rounds: int =
             return
         clock.advance(10 * HOUR)
         moderator.run_pass()
+        if on_round is not None:
+            on_round(round_number + 1)
     raise AssertionError("the script did not reach its target")
 
 

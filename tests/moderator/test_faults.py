@@ -51,14 +51,33 @@ def _copy(base: Path, dest: Path) -> tuple[Path, Path]:
     return dest / "root", dest / "state"
 
 
-def _forked(root: Path, state: Path, keys: dict[str, Identity], crash_at: int, counter: Path) -> int:
-    """Run the script in a child that dies at step ``crash_at``; its exit status."""
+def _forked(
+    root: Path,
+    state: Path,
+    keys: dict[str, Identity],
+    crash_at: int,
+    counter: Path,
+    start_round: int = 0,
+    snapshots: Path | None = None,
+) -> int:
+    """Run the script in a child that dies at its ``crash_at``-th step; its exit status.
+
+    With ``snapshots``, the child copies the root and its local state after every round
+    (with the steps taken so far), so later runs can start from any round."""
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
         code = 0
         try:
             durable.arm(crash_at)
-            script(root, state, keys)
+
+            def keep(round_number: int) -> None:
+                assert snapshots is not None
+                dest = snapshots / str(round_number)
+                shutil.copytree(root, dest / "root")
+                shutil.copytree(state, dest / "state")
+                (dest / "steps").write_text(str(durable.steps_taken()))
+
+            script(root, state, keys, start_round=start_round, on_round=keep if snapshots else None)
             counter.write_text(str(durable.steps_taken()))
         except BaseException:
             code = 3
@@ -68,18 +87,29 @@ def _forked(root: Path, state: Path, keys: dict[str, Identity], crash_at: int, c
 
 
 @pytest.fixture(scope="module")
-def reference(base: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], int]:
-    """The uninterrupted run's outcome, and how many steps it takes."""
+def reference(
+    base: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[dict[str, object], int, list[tuple[int, Path]]]:
+    """The uninterrupted run's outcome, its step count, and (steps before, copy) per round."""
     keys = load_keys(base / "keys")
     run = tmp_path_factory.mktemp("reference")
     root, state = _copy(base, run)
+    snapshots = run / "snapshots"
+    shutil.copytree(root, snapshots / "0" / "root")
+    (snapshots / "0" / "state").mkdir()
+    (snapshots / "0" / "steps").write_text("0")
     counter = run / "steps"
-    assert _forked(root, state, keys, 10**9, counter) == 0
-    return outcome(root), int(counter.read_text())
+    assert _forked(root, state, keys, 10**9, counter, snapshots=snapshots) == 0
+    rounds = sorted(
+        ((int((p / "steps").read_text()), p) for p in snapshots.iterdir()), key=lambda item: item[0]
+    )
+    return outcome(root), int(counter.read_text()), rounds
 
 
-def test_reference_run_is_what_the_script_means(reference: tuple[dict[str, object], int]) -> None:
-    result, steps = reference
+def test_reference_run_is_what_the_script_means(
+    reference: tuple[dict[str, object], int, list[tuple[int, Path]]],
+) -> None:
+    result, steps, rounds = reference
     alpha, beta = result["alpha"], result["beta"]
     assert alpha["save"]["turn"] == 6 and beta["save"]["turn"] == 7  # type: ignore[index]
     kinds = " ".join(alpha["notices"])  # type: ignore[arg-type]
@@ -87,30 +117,38 @@ def test_reference_run_is_what_the_script_means(reference: tuple[dict[str, objec
     assert beta["seats"]["alice"]["abandoned"]  # type: ignore[index]
     assert beta["save"]["status"] == ["abandoned", "active", "active"]  # type: ignore[index]
     assert not alpha["inbox"] and not alpha["temp"] and not beta["temp"]
-    assert steps > 100
+    assert steps > 100 and len(rounds) > 5
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_killed_at_any_step_and_restarted_ends_the_same(
-    base: Path, reference: tuple[dict[str, object], int], tmp_path: Path
+    reference: tuple[dict[str, object], int, list[tuple[int, Path]]], base: Path, tmp_path: Path
 ) -> None:
-    expected, steps = reference
+    """Kill at POINTS steps spread over the whole script, restart, compare.  Each run starts
+    from the copy taken after the last round that ended before its crash step (the same
+    state an uninterrupted run had there), so a point costs about one round plus the rest."""
+    expected, steps, rounds = reference
     keys = load_keys(base / "keys")
     points = sorted(random.Random(20260301).sample(range(1, steps + 1), min(POINTS, steps)))
     for n in points:
+        before, snapshot = max((item for item in rounds if item[0] < n), key=lambda item: item[0])
         run = tmp_path / f"kill-{n}"
-        root, state = _copy(base, run)
-        code = _forked(root, state, keys, n, run / "steps")
+        shutil.copytree(snapshot / "root", run / "root")
+        shutil.copytree(snapshot / "state", run / "state")
+        start = int(snapshot.name)
+        code = _forked(run / "root", run / "state", keys, n - before, run / "steps", start_round=start)
         assert code == durable.CRASH_EXIT, f"step {n}: the child should have died there (exit {code})"
-        script(root, state, keys)
-        assert outcome(root) == expected, f"restart after a kill at step {n} of {steps} ended elsewhere"
+        script(run / "root", run / "state", keys, start_round=start)
+        assert outcome(run / "root") == expected, (
+            f"restart after a kill at step {n} of {steps} ended elsewhere"
+        )
         shutil.rmtree(run)
 
 
 def test_real_process_killed_with_sigkill_at_random_times(
-    base: Path, reference: tuple[dict[str, object], int], tmp_path: Path
+    base: Path, reference: tuple[dict[str, object], int, list[tuple[int, Path]]], tmp_path: Path
 ) -> None:
-    expected, _ = reference
+    expected, _, _ = reference
     keys = load_keys(base / "keys")
     rng = random.Random(7)
     for i in range(3):
