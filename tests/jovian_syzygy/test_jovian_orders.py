@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jov_helpers import lines_of, make_state, orders_for
 
 from pbem.game import OrderErrors
@@ -122,3 +124,45 @@ def test_order_form_lists_first_steps_and_validates_stripped() -> None:
 def test_public_view_cannot_order() -> None:
     with pytest.raises(OrderErrors):
         GAME.validate(GAME.observe(STATE, None), lines_of("move D-1"))
+
+
+WORDS = [
+    "move",
+    "board",
+    "leave",
+    "to",
+    "ride",
+    "storm",
+    "spend",
+    "if",
+    "wasted:",
+    "try",
+    "pass",
+    "D-1",
+    "d 2",
+]
+WORDS += ["C-1", "NE", "io", "europa", "callisto", "ga", "X", "3", ",", "D", "then", "-", "stop"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=6), max_size=6))
+def test_any_text_is_accepted_or_refused_cleanly(lines: list[list[str]]) -> None:
+    """Whatever is written, validation returns a plan or raises OrderErrors naming lines."""
+    texts = [" ".join(words).strip() or "pass" for words in lines]
+    for seat in (0, 1):
+        try:
+            plan = orders_for(STATE, seat, *texts)
+        except OrderErrors as exc:
+            assert exc.errors and all(isinstance(e.message, str) and e.message for e in exc.errors)
+        else:
+            assert set(plan) == {"steps", "fallback"}
+
+
+def test_every_listed_first_step_is_valid() -> None:
+    for seat in (0, 1):
+        view = GAME.observe(STATE, seat)
+        listed = [line[4:] for line in GAME.order_form(view) if line.startswith("#   ") and "/" not in line]
+        listed = [text for text in listed if not text.startswith("if wasted")]
+        assert listed
+        for text in listed:
+            GAME.validate(view, lines_of(text))

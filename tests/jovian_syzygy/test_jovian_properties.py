@@ -93,3 +93,23 @@ def test_random_games_keep_invariants_and_end(
     assert outcome.scores == tuple(state["psi"])
     if players > 1 and max(state["psi"]) > 15:
         assert set(outcome.winners) == {s for s, p in enumerate(state["psi"]) if p > 15}
+
+
+def test_greedy_beats_random() -> None:
+    """The greedy bot is sensible: against the random bot it wins nearly every two-player game."""
+    wins = 0
+    for seed in range(10):
+        state = GAME.setup(2, {}, Rng(b"duel%d" % seed))
+        step = 0
+        while GAME.outcome(state) is None:
+            orders = {}
+            for seat, bot in enumerate(("greedy", "random")):
+                view = GAME.observe(state, seat)
+                texts = GAME.bots[bot](GAME, view, Rng(b"duel-bot%d/%d/%d" % (seed, step, seat)))
+                orders[seat] = GAME.validate(view, lines_of(*texts))
+            state = GAME.resolve(state, orders, Rng(b"duel-turn%d/%d" % (seed, step))).state
+            step += 1
+        outcome = GAME.outcome(state)
+        assert outcome is not None
+        wins += outcome.winners == (0,)
+    assert wins >= 9
