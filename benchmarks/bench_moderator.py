@@ -152,11 +152,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--keep", type=Path, default=None, help="Work in this (new) folder and keep it.")
+    parser.add_argument(
+        "--no-fsync",
+        action="store_true",
+        help="Skip fsync (shows the CPU cost; a real moderator always syncs).",
+    )
     args = parser.parse_args(argv)
+    if args.no_fsync:
+        os.fsync = lambda fd: None
     workdir = args.keep or Path(tempfile.mkdtemp(prefix="pbem-bench-"))
     os.environ.setdefault("PBEM_HOME", str(workdir / "home"))
     try:
-        print(json.dumps(run(args.games, workdir), indent=2))
+        result = run(args.games, workdir)
+        result["fsync"] = not args.no_fsync
+        print(json.dumps(result, indent=2))
     finally:
         if args.keep is None:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -244,8 +244,11 @@ class Moderator:
                 if not path.is_dir():
                     path.mkdir(parents=True, exist_ok=True)
 
-    def _ensure_clock(self, game_dir: Path, record: Record, save: Save, now: int) -> Record:
-        """Start the turn clock when the save shows a turn the record has not seen."""
+    def _ensure_clock(
+        self, game_dir: Path, record: Record, save: Save, now: int, write: bool = True
+    ) -> Record:
+        """Start the turn clock when the save shows a turn the record has not seen (and write
+        the record, unless the caller writes it)."""
         if record.clock is not None and record.clock.turn == save.turn:
             return record
         paused = record.clock is not None and record.clock.paused_since is not None
@@ -258,7 +261,8 @@ class Moderator:
             handled=(),
             inflight=None,
         ).logged(f"{iso(now)} turn {save.turn} started")
-        save_record(game_dir, record)
+        if write:
+            save_record(game_dir, record)
         return record
 
     def _recover(
@@ -631,6 +635,6 @@ class Moderator:
         record = replace(record, advancing=None).logged(
             f"{iso(now)} turn {advancing.get('from_turn')} resolved{note}"
         )
-        save_record(game_dir, record)
-        record = self._ensure_clock(game_dir, record, save, now)
+        record = self._ensure_clock(game_dir, record, save, now, write=False)
+        save_record(game_dir, record)  # the counts and the new turn's clock in one write
         return self._sync_statuses(folder, game_dir, record, save, now)

@@ -51,15 +51,19 @@ def arm(limit: int | None) -> None:
     for fault tests that fork instead of setting the environment variable."""
     global _configured, _crash_after, _steps
     _configured, _crash_after, _steps = True, limit, 0
-    arm_engine_writes()
+    from pbem import folder
+
+    folder.set_crash_hook(None if limit is None else step)
 
 
 def arm_engine_writes() -> None:
     """Count the engine's own atomic writes as steps too (only while crash points are armed),
     so a fault test can also stop the moderator inside a save, an archive or a report."""
+    if _limit() is None:
+        return  # leave the engine's hook alone: another test may own it
     from pbem import folder
 
-    folder.set_crash_hook(None if _limit() is None else step)
+    folder.set_crash_hook(step)
 
 
 def steps_taken() -> int:
