@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sym_helpers import all_cards, deck_of, lines
@@ -179,3 +180,24 @@ def test_greedy_beats_random_more_often_than_not() -> None:
         assert outcome is not None
         wins += 0 in outcome.winners
     assert wins > games / 2, f"greedy won only {wins} of {games}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("double", [False, True])
+def test_many_games_long_run(double: bool, request: pytest.FixtureRequest) -> None:
+    """A long run (about a minute per deck): 1,000 games with every option mixed in.  It
+    runs only when asked for, with ``pytest -m slow``, never in a plain ``pytest`` (CI)."""
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("long run: use pytest -m slow")
+    for seed in range(1000):
+        bots = [["random", "greedy"][(seed >> k) & 1] for k in range(4)]
+        options = {
+            "all-night-lab": double,
+            "open-research": bool(seed & 16),
+            "tens-always-move": bool(seed & 32),
+            "parasite-discards-stop": bool(seed & 64),
+            "last-taken-card": "discard" if seed & 128 else "keep",
+        }
+        state = play_checked(3 + seed % 2, seed, bots, options)
+        outcome = GAME.outcome(state)
+        assert outcome is not None and list(outcome.scores or ()) == _recount(state)
