@@ -228,6 +228,8 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 match = re.fullmatch(r"spend\s+(\d+)(\s+psi)?", low)
                 if not match:
                     raise _Bad(InvalidOrderError, "write 'spend N' with a whole number", "spend 1")
+                if spend_cap is not None:
+                    raise _Bad(AmbiguousOrderError, f"a second 'spend' (line {spend_cap[0].number} has one)")
                 spend_cap = (line, int(match.group(1)))
                 if spend_cap[1] > public["psi"][seat]:
                     raise _Bad(

@@ -111,6 +111,8 @@ def test_spend_caps_the_plan() -> None:
     assert "only 3 Psi" in err.message
     (err,) = errors(state, 0, "spend lots")
     assert err.kind == "invalid"
+    (err,) = errors(state, 0, "spend 1", "spend 2")
+    assert err.kind == "ambiguous" and err.line is not None and err.line.number == 2
 
 
 def test_order_form_lists_first_steps_and_validates_stripped() -> None:
