@@ -223,3 +223,23 @@ def segment_centre(moon: str, segment: int) -> float:
     """Angle of the middle of a segment (where a token is drawn when no line moves it)."""
     lo, hi = TRACK_BY_MOON[moon].segment_arc(segment)
     return (lo + hi) / 2
+
+
+def _ranges(numbers: list[int]) -> str:
+    """1-based segment numbers as '3-5' when consecutive, else '1,4'."""
+    numbers = sorted(numbers)
+    if len(numbers) > 1 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{numbers[0]}-{numbers[-1]}"
+    return ",".join(map(str, numbers))
+
+
+def adjacency_table() -> list[str]:
+    """The adjacency data as a Markdown table (printed in the README; a test keeps them equal)."""
+    rows = ["| space | adjacent spaces | bordering track segments |", "|---|---|---|"]
+    for name in SPACE_NAMES:
+        by_moon: dict[str, list[int]] = {}
+        for moon, seg in space_segments()[name]:
+            by_moon.setdefault(moon, []).append(seg + 1)
+        segs = "; ".join(f"{moon.capitalize()} {_ranges(nums)}" for moon, nums in by_moon.items())
+        rows.append(f"| {name} | {', '.join(adjacency()[name])} | {segs} |")
+    return rows

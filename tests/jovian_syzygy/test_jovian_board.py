@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from pathlib import Path
 
 from pbem_games.jovian_syzygy import board
 
@@ -113,3 +114,8 @@ def test_locate() -> None:
     assert board.locate(-480, -480) == "SW"
     assert board.locate(*board.point(300, 15)) == "D-1"
     assert board.locate(*board.point(70, 130)) == "A-2"
+
+
+def test_readme_prints_the_adjacency_data() -> None:
+    readme = (Path(__file__).parents[2] / "games" / "jovian_syzygy" / "README.md").read_text()
+    assert "\n".join(board.adjacency_table()) in readme
