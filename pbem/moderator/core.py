@@ -44,6 +44,9 @@ from pbem.rng import Rng
 from pbem.save import Save
 from pbem.timing import Clock, Missing, SystemClock, TimingPolicy, TurnClock, due, record_turn, stand_in
 
+MAX_ORDER_BYTES = 1_000_000
+"""Inbox files larger than this are refused unread."""
+
 MAX_ADVANCES = 50
 """Turns one pass may resolve in one game (resigned seats can make turns follow at once)."""
 
@@ -335,8 +338,9 @@ class Moderator:
         policy: TimingPolicy,
     ) -> tuple[Record, str | None]:
         """File or refuse one inbox file, answer its sender, and take it out of the inbox."""
+        too_large = item.size > MAX_ORDER_BYTES
         try:
-            data = item.path.read_bytes()
+            data = str(item.size).encode() if too_large else item.path.read_bytes()
         except FileNotFoundError:
             return record, None
         sha = hashlib.sha256(data).hexdigest()
@@ -352,7 +356,20 @@ class Moderator:
             save_record(game_dir, record)
         save = folder.read(self.card)
         source = f"inbox/{item.folder}/{item.path.name}"
-        notice, seat = self._submit(folder, save, data, source, retry, now, policy, record)
+        if too_large:
+            message = f"{source}: the file is {item.size} bytes; no order file is that big"
+            notice = Notice(
+                "malformed",
+                game_id=save.game_id,
+                turn=save.turn,
+                source=source,
+                received=iso(now),
+                message=message,
+                hint="send only the signed order block",
+            )
+            seat = None
+        else:
+            notice, seat = self._submit(folder, save, data, source, retry, now, policy, record)
         self._answer(game_dir, save, notice, seat, item, post, key)
         if notice.kind not in ("accepted", "replaced"):
             write_once(self.state_dir / "refused" / game_dir.name / f"{key}-{item.path.name}", data)

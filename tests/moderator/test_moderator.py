@@ -391,3 +391,19 @@ def test_record_is_plain_json_with_integers(root, keys, clock) -> None:
     data = json.loads((game / "moderator" / "record.json").read_text())
     assert data["clock"]["started"] == clock.now() and isinstance(data["clock"]["started"], int)
     assert clock.now() > T0
+
+
+def test_a_huge_file_is_refused_unread(root, keys, clock, monkeypatch) -> None:
+    from pbem.moderator import core
+
+    game = new_game(root, keys, "g1")
+    mod = moderator(root, keys, clock)
+    mod.run_pass()
+    [name] = awaited(game)
+    monkeypatch.setattr(core, "MAX_ORDER_BYTES", 100)
+    drop(game, name, "big.txt", order_block(game, keys, name))
+    mod.run_pass()
+    assert read(game).turn == 1
+    assert any(
+        "no order file is that big" in (game / "players" / name / n).read_text() for n in notices(game, name)
+    )
