@@ -239,11 +239,17 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
             ways = " or ".join(w for w, ok in (("take", sit.can_take), ("draw", sit.can_draw)) if ok)
             errors.append(IllegalOrderError(None, f"missing a first line: {ways}{top}"))
     taken = sit.top if action == "take" else None
+    wait = action == "draw" and not sets and not discards
+    if not errors and not sets and taken is None:
+        # The commonest files, `draw` alone or a draw and a discard from the hand: decided here.
+        if wait:
+            return {"action": action, "wait": True, "plays": [], "discard": None}
+        if len(discards) == 1 and discards[0][1] in sit.hand:
+            return {"action": action, "wait": False, "plays": [], "discard": discards[0][1]}
     before = count(sit.hand)
     pool = dict(before)
     if taken is not None:
         pool[taken] = pool.get(taken, 0) + 1
-    wait = action == "draw" and not sets and not discards
 
     # --- sets
     plays: list[list[str]] = []
