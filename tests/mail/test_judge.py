@@ -163,9 +163,45 @@ def keys() -> dict[str, Identity]:
     return {n: Identity.generate(n) for n in ("moderator", *NAMES, "mallory")}
 
 
-def _orders_mail(player: MailPlayer, report_text: str, source: str, style: int, seed: int) -> EmailMessage:
+def _with_the_cli(player: MailPlayer, report_text: str, lines: list[str], workdir: Path) -> str:
+    """What a person does with the report attachment: pbem read, orders, check, sign."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    key, report = workdir / f"{player.name}.key", workdir / "report.txt"
+    if not key.exists():
+        player.identity.save(key)
+    report.write_text(report_text, encoding="utf-8")
+    runner = CliRunner()
+
+    def pbem(*args: str) -> str:
+        result = runner.invoke(main, list(args), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    assert "turn" in pbem("read", str(report), "--key", str(key))
+    pbem("orders", str(report), "--key", str(key), "-o", str(workdir / "form.txt"))
+    form = (workdir / "form.txt").read_text(encoding="utf-8").splitlines()
+    head = form[: next(i for i, line in enumerate(form) if line.startswith("Seal-To:")) + 1]
+    (workdir / "orders.txt").write_text("\n".join([*head, "", *lines]) + "\n", encoding="utf-8")
+    pbem("check", str(workdir / "orders.txt"), "--key", str(key), "--report", str(report))
+    pbem("sign", str(workdir / "orders.txt"), "--key", str(key), "-o", str(workdir / "signed.txt"))
+    return (workdir / "signed.txt").read_text(encoding="utf-8")
+
+
+def _orders_mail(
+    player: MailPlayer, report_text: str, source: str, style: int, seed: int, workdir: Path | None = None
+) -> EmailMessage:
     report = parse_report(report_text, source, player.identity)
     lines = bot_orders(report, "greedy", Rng(f"mail-game/{seed}/{player.name}".encode()))
+    if style == 1 and workdir is not None:  # the whole way through the pbem command line
+        msg = EmailMessage()
+        msg["Subject"] = f"Re: turn {report.data['turn']}"
+        msg.set_content("orders attached")
+        msg.add_attachment(_with_the_cli(player, report_text, lines, workdir), filename="signed.txt")
+        return msg
     form = order_form(report_text, source, player.identity).splitlines()
     head = form[: next(i for i, line in enumerate(form) if line.startswith("Seal-To:")) + 1]
     text = "\n".join([*head, "", *lines]) + "\n"  # the form's headers, then the bot's orders
@@ -204,7 +240,8 @@ def test_a_whole_symbiote_game_by_mail(
                 text, source = found
                 report = parse_report(text, source, player.identity)
                 if player.name in report.data["awaiting"] and report.data["turn"] == folder.read().turn:
-                    player.send(_orders_mail(player, text, source, (index + step) % 3, step))
+                    style = (index + step) % 3
+                    player.send(_orders_mail(player, text, source, style, step, tmp_path / player.name))
                     orders_sent += 1
     save = folder.read()
     assert save.body["outcome"] is not None, f"the game did not end (turn {save.turn})"
