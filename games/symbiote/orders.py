@@ -1,4 +1,4 @@
-"""Symbiote order files: reading and checking them from a View, and the blank form.
+"""Symbiote order files: reading and checking them from a View (the blank form is in forms.py).
 
 One file is one step of one seat.  In the first step of a turn (phase "act") the file says
 ``take`` or ``draw``, then any ``pair``/``royal`` lines and a ``discard``:
