@@ -368,3 +368,14 @@ def test_resolve_does_not_change_its_input() -> None:
     for orders in (["take", "pair 3H 7H", "discard 10S"], ["draw"], ["draw", "discard KD"]):
         step(state, *orders)
         assert json.dumps(state, sort_keys=True) == frozen
+
+
+def test_a_ten_turned_up_as_the_first_discard_stays_there_and_moves_nothing() -> None:
+    seed = next(i for i in range(500) if GAME.setup(4, {}, Rng(b"ten%d" % i))["discard"][0].startswith("10"))
+    state = GAME.setup(4, {}, Rng(b"ten%d" % seed))
+    assert state["aside"] == [] and state["host"] == state["dealer"] and not state["parasite"]
+    ten = state["discard"][0]
+    seat = state["seat"]
+    keep = next(c for c in state["hands"][seat] if not c.startswith("10"))
+    after = step(state, "take", f"discard {keep}").state
+    assert ten in after["hands"][seat], "the ten can be taken like any discard"
