@@ -47,6 +47,12 @@ def _key(path: str) -> Any:
     return Identity.load(path)
 
 
+def _card(path: str | None) -> Any:
+    from pbem.keys import PublicCard
+
+    return None if path is None else PublicCard.load(path)
+
+
 def _read_text(path: str) -> str:
     from pbem.errors import UsageError
 
@@ -157,7 +163,13 @@ def new(
 @main.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def status(folder: str, as_json: bool) -> None:
+@click.option(
+    "--moderator",
+    "moderator_card",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The moderator's public card: refuse a save signed by any other key.",
+)
+def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
     """Say the turn and whose orders are awaited (no key needed)."""
     import json
     import time
@@ -165,7 +177,7 @@ def status(folder: str, as_json: bool) -> None:
     from pbem.engine import GameFolder
     from pbem.moderator.actions import status_lines
 
-    save = GameFolder(folder).read()
+    save = GameFolder(folder).read(_card(moderator_card))
     names = save.names
     info = {
         "game": save.game,
@@ -226,22 +238,35 @@ def show(folder: str, keyfile: str, as_json: bool) -> None:
 @main.command()
 @click.argument("report", type=click.Path(exists=True, dir_okay=False))
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
-def read(report: str, keyfile: str) -> None:
-    """Print a report with its private part decrypted."""
-    from pbem.reports import parse_report
+@click.option(
+    "--moderator",
+    "moderator_card",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The moderator's public card; without it, the key first seen for this game is required.",
+)
+def read(report: str, keyfile: str, moderator_card: str | None) -> None:
+    """Print your report with its private part decrypted (after checking every signature)."""
+    from pbem.player import read_report
 
-    click.echo(parse_report(_read_text(report), report, _key(keyfile)).readable(), nl=False)
+    opened = read_report(_read_text(report), report, _key(keyfile), _card(moderator_card))
+    click.echo(opened.readable(), nl=False)
 
 
 @main.command()
 @click.argument("report", type=click.Path(exists=True, dir_okay=False))
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write the form here instead of stdout.")
-def orders(report: str, keyfile: str, out: str | None) -> None:
+@click.option(
+    "--moderator",
+    "moderator_card",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The moderator's public card; without it, the key first seen for this game is required.",
+)
+def orders(report: str, keyfile: str, out: str | None, moderator_card: str | None) -> None:
     """Write a blank order form listing exactly what you may do now."""
     from pbem.player import order_form
 
-    text = order_form(_read_text(report), report, _key(keyfile))
+    text = order_form(_read_text(report), report, _key(keyfile), _card(moderator_card))
     if out:
         Path(out).write_text(text, encoding="utf-8")
         click.echo(f"order form written to {out}")
@@ -253,11 +278,19 @@ def orders(report: str, keyfile: str, out: str | None) -> None:
 @click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--report", required=True, type=click.Path(exists=True, dir_okay=False))
-def check(orders_file: str, keyfile: str, report: str) -> None:
+@click.option(
+    "--moderator",
+    "moderator_card",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The moderator's public card; without it, the key first seen for this game is required.",
+)
+def check(orders_file: str, keyfile: str, report: str, moderator_card: str | None) -> None:
     """Check orders offline with the engine's own validation."""
     from pbem.player import check_orders
 
-    count = check_orders(_read_text(orders_file), orders_file, _read_text(report), report, _key(keyfile))
+    count = check_orders(
+        _read_text(orders_file), orders_file, _read_text(report), report, _key(keyfile), _card(moderator_card)
+    )
     click.echo(f"{orders_file}: {count} order(s), all accepted by the rules")
 
 
@@ -345,11 +378,30 @@ def advance(folder: str, keyfile: str, fill: str, preview: bool) -> None:
 
 @main.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
-def verify(folder: str) -> None:
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+def publish(folder: str, keyfile: str) -> None:
+    """Write the current turn's reports again (after a crash, or lost files)."""
+    from pbem.engine import GameFolder
+
+    gf = GameFolder(folder)
+    moderator = _key(keyfile)
+    written = gf.publish(moderator, gf.load(moderator))
+    click.echo(f"{len(written)} files written to {written[0].parent}")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option(
+    "--moderator",
+    "moderator_card",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The moderator's public card; without it, the save is checked against the card it carries.",
+)
+def verify(folder: str, moderator_card: str | None) -> None:
     """Re-play a finished game from its revealed seed and check it ends where it did."""
     from pbem.engine import GameFolder, verify_replay
 
-    turns = verify_replay(GameFolder(folder).read())
+    turns = verify_replay(GameFolder(folder).read(_card(moderator_card)))
     click.echo(f"verified: {turns} turns re-played from the revealed seed reach the final position")
 
 

@@ -34,7 +34,7 @@ from pbem.errors import (
     SignatureError,
     UsageError,
 )
-from pbem.folder import atomic_write
+from pbem.folder import atomic_write, default_home
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
 from pbem.keys import Identity, PublicCard
 from pbem.orders import SignedOrders, parse, seal, unseal
@@ -44,12 +44,6 @@ from pbem.save import Save, Secret, encode_save, open_secret, read_save, seal_se
 
 SAVE_NAME = "save.json"
 Entropy = Callable[[int], bytes]
-
-
-def default_home() -> Path:
-    """Where the moderator keeps local, unshared records (``$PBEM_HOME`` or ~/.local/share/pbem)."""
-    env = os.environ.get("PBEM_HOME")
-    return Path(env) if env else Path.home() / ".local" / "share" / "pbem"
 
 
 def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -500,9 +494,15 @@ class GameFolder:
     def rollback(self, moderator: Identity, turn: int, *, now: datetime) -> Save:
         """Go back to the start of ``turn``: a new revision whose state is that turn's.
 
-        Raises UsageError if history holds no save that starts that turn.
+        Raises UsageError if history holds no save that starts that turn, or if the game is
+        over: its seed is public then, so a rolled-back game would have no secrets left.
         """
         loaded = self.load(moderator)
+        if loaded.save.body["seed"] is not None:
+            raise UsageError(
+                f"game {loaded.save.game_id} is over and its seed is revealed: it cannot be rolled back",
+                "start a new game (pbem new) instead",
+            )
         candidates = []
         for path in sorted((self.path / "history").glob("rev-*.json")):
             old = read_save(path.read_bytes(), str(path), moderator.public())

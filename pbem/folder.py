@@ -16,6 +16,15 @@ from pathlib import Path
 TEMP_PREFIX = ".pbem-tmp-"
 
 CrashHook = Callable[[str], None]
+
+
+def default_home() -> Path:
+    """Where a participant keeps local, unshared records: ``$PBEM_HOME``, else
+    ``~/.local/share/pbem`` (the moderator's seen-saves record, a player's pinned keys)."""
+    env = os.environ.get("PBEM_HOME")
+    return Path(env) if env else Path.home() / ".local" / "share" / "pbem"
+
+
 _crash_hook: CrashHook | None = None
 
 

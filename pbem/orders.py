@@ -17,11 +17,11 @@ A signed order file is an armoured block::
 
 The signature covers a *normalized* form of the lines between the BEGIN line and the
 signature line: mail quoting (``> ``) removed, each line trimmed, blank lines dropped,
-Unicode NFC, and dash-escaping (``- `` before a line that starts with ``-``, ``>`` or
-``From ``) undone exactly once.  So CRLF line ends, trailing spaces, quoting in a reply,
-re-indented blank lines and text around the block do not break it, while any change to a
-word of an order does.  Headers are read only from the verified lines; text outside the
-block is ignored (a player may reply to a report with orders in it).
+Unicode NFC, no-break spaces read as spaces, and dash-escaping (``- `` before a line that
+starts with ``-``, ``>`` or ``From ``) undone exactly once.  So CRLF line ends, trailing
+spaces, quoting in a reply, re-indented blank lines and text around the block do not break
+it, while any change to a word of an order does.  Headers are read only from the verified
+lines; text outside the block is ignored (a player may reply to a report with orders in it).
 
 A block may be *sealed*: the whole signed block encrypted (age) to the moderator, so that
 orders that name hidden cards can sit in a shared folder or a mailing list.
@@ -92,7 +92,8 @@ def _is_number(text: str) -> bool:
 
 
 def _normalize(line: str) -> str:
-    return unicodedata.normalize("NFC", line.strip())
+    # Some mail clients turn spaces into no-break spaces: both sides see plain spaces.
+    return unicodedata.normalize("NFC", line.replace("\u00a0", " ").strip())
 
 
 def _escape(line: str) -> str:
@@ -138,7 +139,9 @@ def seal(block: str, recipients: Sequence[PublicCard | str]) -> str:
 
 
 def _unquoted(text: str) -> list[str]:
-    return [_QUOTE_RE.sub("", raw) for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    """Lines of ``text`` with mail quoting removed and no-break spaces read as spaces."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
+    return [_QUOTE_RE.sub("", raw) for raw in text.split("\n")]
 
 
 def find_sealed(text: str) -> list[str]:

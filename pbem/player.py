@@ -7,11 +7,14 @@ the very function the engine runs on submission: what one accepts, the other acc
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from pbem.errors import ForeignError, FormatError, OrdersRejected, UsageError
+from pbem import canonical
+from pbem.errors import ForeignError, FormatError, OrdersRejected, SignatureError, UsageError
+from pbem.folder import atomic_write, default_home
 from pbem.game import OrderErrors, OrderLine
-from pbem.keys import Identity
+from pbem.keys import Identity, PublicCard, key_id_of
 from pbem.orders import AGE_BEGIN, BEGIN, OrderHeader, parse, parse_draft, seal, sign
 from pbem.registry import get_game
 from pbem.reports import Report, parse_report
@@ -21,8 +24,68 @@ if TYPE_CHECKING:
     from pbem.engine import Loaded
 
 
-def _my_report(report_text: str, source: str, identity: Identity) -> Report:
-    report = parse_report(report_text, source, identity)
+class KnownModerators:
+    """A player's local memory of which moderator key runs which game (trust on first use).
+
+    Anyone can write a report-shaped file into a shared folder; pinning the moderator's key
+    the first time a game's report is read means a later forgery, signed by another key,
+    is refused instead of steering the player's sealed orders to the forger.
+    """
+
+    def __init__(self, home: Path) -> None:
+        self.path = home / "moderators.json"
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = canonical.loads(self.path.read_bytes(), str(self.path))
+        except FileNotFoundError:
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def pin(self, game_id: str, card: PublicCard) -> None:
+        """Remember ``card`` as the moderator of ``game_id`` (replacing any earlier key)."""
+        data = self._read()
+        data[game_id] = {"name": card.name, "sign": card.verify_key.hex()}
+        atomic_write(self.path, canonical.dumps(data), mode=0o600)
+
+    def check(self, game_id: str, card: PublicCard, source: str) -> bool:
+        """Pin on first use; afterwards raise SignatureError for any other key.
+
+        Returns True when this call pinned the key (the first report of the game).
+        """
+        known = self._read().get(game_id)
+        if known is None:
+            self.pin(game_id, card)
+            return True
+        if known["sign"] != card.verify_key.hex():
+            raise SignatureError(
+                f"{source} is signed by moderator key {card.key_id}, but game {game_id} is run by "
+                f"{known['name']}'s key {key_id_of(bytes.fromhex(known['sign'])).hex().upper()}: "
+                "a forged report, or the moderator changed keys",
+                "ask your moderator; if they really changed keys, pass --moderator NEW.pub",
+            )
+        return False
+
+
+def read_report(
+    report_text: str,
+    source: str,
+    identity: Identity,
+    moderator: PublicCard | None = None,
+    home: Path | None = None,
+) -> Report:
+    """Verify and open a player's own report, checking its moderator key.
+
+    With ``moderator`` the report must be signed by that card (which is then pinned);
+    without, by the key first seen for this game.  Raises SignatureError, FormatError,
+    ForeignError (another player's report) or UsageError (the public report).
+    """
+    report = parse_report(report_text, source, identity, moderator)
+    pins = KnownModerators(home or default_home())
+    if moderator is not None:
+        pins.pin(report.data["game_id"], moderator)
+    else:
+        pins.check(report.data["game_id"], report.moderator, source)
     if report.data["player"] is None:
         raise UsageError(f"{source} is the public report", "use your own report, reports/turn-N/YOURNAME.txt")
     if report.data["player"].lower() != identity.name.lower():
@@ -36,9 +99,9 @@ def form_header(report: Report) -> OrderHeader:
     return OrderHeader(data["game_id"], data["turn"], data["player"], int(data["seq"] or 0) + 1)
 
 
-def order_form(report_text: str, source: str, identity: Identity) -> str:
+def order_form(report_text: str, source: str, identity: Identity, moderator: PublicCard | None = None) -> str:
     """A blank order form for the turn of ``report_text``, headers filled in."""
-    report = _my_report(report_text, source, identity)
+    report = read_report(report_text, source, identity, moderator)
     data = report.data
     game = get_game(data["game"])
     header = form_header(report)
@@ -65,13 +128,20 @@ def _validate(report: Report, lines: Sequence[OrderLine], source: str) -> int:
     return len(lines)
 
 
-def check_orders(text: str, source: str, report_text: str, report_source: str, identity: Identity) -> int:
+def check_orders(
+    text: str,
+    source: str,
+    report_text: str,
+    report_source: str,
+    identity: Identity,
+    moderator: PublicCard | None = None,
+) -> int:
     """Validate a draft or signed order file against the player's report; returns the count.
 
     Raises OrdersRejected with line-numbered errors, ForeignError when the file is for
     another game, turn or player, SignatureError when a signed file does not verify.
     """
-    report = _my_report(report_text, report_source, identity)
+    report = read_report(report_text, report_source, identity, moderator)
     if AGE_BEGIN in text and BEGIN not in text:
         raise FormatError(
             f"{source} is sealed to the moderator: only the moderator can open it",

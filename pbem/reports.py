@@ -14,6 +14,7 @@ import base64
 import hashlib
 import re
 import textwrap
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,9 +31,10 @@ DATA_END = "-----END PBEM REPORT DATA-----"
 PRIVATE_BEGIN = "-----BEGIN PBEM PRIVATE DATA-----"
 PRIVATE_END = "-----END PBEM PRIVATE DATA-----"
 REPORT_FORMAT = "pbem-report/v1"
+_PROSE_START = ("PBEM REPORT", "PBEM PUBLIC REPORT")
 _DATA_FIELDS = frozenset(
     ("game", "game_id", "turn", "revision", "seat", "player", "names", "awaiting", "moderator", "seq")
-) | {"public", "private_sha256"}
+) | {"public", "private_sha256", "text_sha256"}
 """What every report data block holds (checked before any is used)."""
 
 
@@ -69,7 +71,7 @@ def _event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
 
 
 def _normal_block(block: str) -> str:
-    return "\n".join(line.strip() for line in block.strip().splitlines())
+    return "\n".join(line.strip() for line in block.strip().splitlines() if line.strip())
 
 
 @dataclass(frozen=True)
@@ -135,10 +137,7 @@ def render_report(
         if private_block
         else None,
     }
-    raw = canonical.dumps(data)
-    signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, raw)).decode()
-    data_block = "\n".join([DATA_BEGIN, *_b64(raw), DATA_SIG, *_wrap64(signature), DATA_END])
-    return render(
+    prose = render(
         "report.txt.j2",
         player=None if seat is None else ctx.names[seat],
         seat=seat,
@@ -152,8 +151,34 @@ def render_report(
         awaiting=list(ctx.awaiting),
         seed_commitment=ctx.seed_commitment,
         private_block=private_block,
-        data_block=data_block,
     )
+    data["text_sha256"] = prose_digest(prose.splitlines())
+    raw = canonical.dumps(data)
+    signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, raw)).decode()
+    data_block = "\n".join([DATA_BEGIN, *_b64(raw), DATA_SIG, *_wrap64(signature), DATA_END])
+    return prose.rstrip() + "\n\n" + data_block + "\n"
+
+
+def _normal_line(line: str) -> str:
+    return unicodedata.normalize("NFC", line.replace("\u00a0", " ").strip())
+
+
+def prose_digest(lines: Sequence[str]) -> str:
+    """SHA-256 of a report's text as the moderator signs it: from its first line ("PBEM
+    REPORT ..."), lines trimmed, blank lines dropped, NFC, no-break spaces as spaces, the
+    encrypted block left out (it has its own hash), so
+    that mail quoting and re-wrapped blank lines do not matter and every word does."""
+    kept, inside = [], False
+    for raw in lines:
+        line = _normal_line(raw)
+        if line == AGE_BEGIN:  # the encrypted block has its own hash, private_sha256
+            inside = True
+        elif line == AGE_END:
+            inside = False
+        elif line and not inside:
+            kept.append(line)
+    start = next((i for i, line in enumerate(kept) if line.startswith(_PROSE_START)), 0)
+    return hashlib.sha256("\n".join(kept[start:]).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -174,13 +199,15 @@ class Report:
         return View(self.data["game"], self.data["seat"], self.data["public"], self.private or {})
 
     def readable(self) -> str:
-        """The report with the encrypted block replaced by its plaintext."""
+        """The report with the encrypted block replaced by its plaintext (mail quoting removed)."""
+        from pbem.orders import _unquoted
+
+        lines = _unquoted(self.text)
         if self.private_text is None:
-            return self.text
-        lines = self.text.splitlines()
+            return "\n".join(lines).rstrip() + "\n"
         start = next(i for i, line in enumerate(lines) if line.strip() == AGE_BEGIN)
         end = next(i for i, line in enumerate(lines) if line.strip() == AGE_END)
-        return "\n".join([*lines[:start], self.private_text.rstrip(), *lines[end + 1 :]]) + "\n"
+        return "\n".join([*lines[:start], self.private_text.rstrip(), *lines[end + 1 :]]).rstrip() + "\n"
 
 
 def _between(lines: list[str], begin: str, end: str, source: str) -> tuple[int, int]:
@@ -227,11 +254,16 @@ def parse_report(
         card.verify(REPORT_DOMAIN, canonical.dumps(data), signature)
     except SignatureError:
         raise SignatureError(f"{source}: the report was changed after the moderator signed it") from None
+    if prose_digest(lines[:start]) != data["text_sha256"]:
+        raise SignatureError(
+            f"{source}: the report's text was changed after the moderator signed it",
+            "ask the moderator for the report again; do not act on this copy",
+        )
     private_text = None
     private = None
     if data.get("private_sha256"):
         a, b = _between(lines, AGE_BEGIN, AGE_END, source)
-        block = "\n".join(lines[a : b + 1])
+        block = "\n".join(line for line in lines[a : b + 1] if line)
         if hashlib.sha256(_normal_block(block).encode()).hexdigest() != data["private_sha256"]:
             raise SignatureError(f"{source}: the encrypted part is not the one the moderator signed")
         if identity is not None:
