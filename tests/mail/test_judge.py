@@ -55,10 +55,11 @@ def post_office(smtp: SmtpServer, imap_server: ImapServer, monkeypatch: pytest.M
         for user, password in imap_server.users.items():
             client = imaplib.IMAP4("127.0.0.1", imap_server.port)
             client.login(user, password)
-            _, count = client.select("INBOX")
-            if int(count[0] or 0):
-                client.store("1:*", "+FLAGS", "(\\Deleted)")
-                client.expunge()
+            for folder in ("INBOX", "processed"):
+                typ, count = client.select(folder)
+                if typ == "OK" and int(count[0] or 0):
+                    client.store("1:*", "+FLAGS", "(\\Deleted)")
+                    client.expunge()
             client.logout()
 
     purge()
