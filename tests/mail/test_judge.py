@@ -38,6 +38,12 @@ NAMES = ("alice", "bob", "carol")
 T0 = 1_800_000_000
 
 
+@pytest.fixture(autouse=True)
+def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game files' fsync is not what these tests check (see tests/moderator/test_durable.py)."""
+    monkeypatch.setattr("os.fsync", lambda fd: None)
+
+
 @pytest.fixture
 def post_office(smtp: SmtpServer, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Deliver every mail the SMTP server takes into its recipients' IMAP inboxes."""

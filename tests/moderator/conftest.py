@@ -30,7 +30,20 @@ def clock() -> FixedClock:
 
 
 @pytest.fixture(autouse=True)
+def _no_fsync(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Skip fsync in scenario tests: a test process never loses power, so fsync changes
+    nothing they check, and on a shared disk it costs most of their time.  Tests marked
+    ``real_fsync`` (the durable-write tests) keep it."""
+    if request.node.get_closest_marker("real_fsync") is None:
+        monkeypatch.setattr("os.fsync", lambda fd: None)
+
+
+@pytest.fixture(autouse=True)
 def _local_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep the moderator's local state and the engine's records out of the real home."""
     monkeypatch.setenv("PBEM_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "real_fsync: keep the real os.fsync in this test")
