@@ -58,24 +58,32 @@ def _print_pass(result: Any, verbose: bool) -> None:
 def _loop(run: Any, poll: int, watch: bool, wake: Path | None) -> None:
     """Run ``run`` once, or every ``poll`` seconds until interrupted (inotify, when
     available, only wakes the loop early: the scan stays the source of truth)."""
+    import signal
+    import threading
+
     from pbem.errors import PbemError
 
     run()
     if not watch:
         return
+    stop = threading.Event()
+    # SIGTERM (a service manager) and SIGINT (Ctrl-C, even where a shell started us in the
+    # background with SIGINT ignored) end the loop between passes.
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
     waiter = _Waiter(wake) if wake is not None else None
-    try:
-        while True:
-            if waiter is not None:
-                waiter.wait(poll)
-            else:
-                time.sleep(poll)
-            try:
-                run()
-            except PbemError as exc:  # a mail server down, say: report it and try again later
-                click.echo(f"pbem: {exc.message}", err=True)
-    except KeyboardInterrupt:
-        click.echo("stopped")
+    while not stop.is_set():
+        if waiter is not None and waiter.inotify is not None:
+            waiter.wait(poll)
+        else:
+            stop.wait(poll)
+        if stop.is_set():
+            break
+        try:
+            run()
+        except PbemError as exc:  # a mail server down, say: report it and try again later
+            click.echo(f"pbem: {exc.message}", err=True)
+    click.echo("stopped")
 
 
 class _Waiter:

@@ -121,3 +121,30 @@ def test_password_file_inside_the_shared_folder_is_refused(world: dict[str, Path
     )
     result = run("judge", str(world["root"]), "--key", str(world["key"]))
     assert result.exit_code == 2 and "inside the shared folder" in result.output
+
+
+def test_watch_runs_until_sigterm(world: dict[str, Path], keys: dict[str, Identity], tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    game = world["game"]
+    command = [sys.executable, "-m", "pbem", "moderate", str(world["root"]), "--key", str(world["key"])]
+    command += ["--watch", "--poll", "1", "--settle", "0", "--state-dir", str(tmp_path / "watch-state")]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (game / "players" / "alice" / "report-turn-0001.txt").exists():
+            assert time.monotonic() < deadline, "the first pass did not run"
+            time.sleep(0.1)
+        [name] = awaited(game)
+        drop(game, name, "o.txt", order_block(game, keys, name))
+        while read(game).turn == 1:
+            assert time.monotonic() < deadline, "the watching moderator did not pick up the file"
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "stopped" in out
