@@ -52,7 +52,7 @@ class GameAdmin:
 
     @contextmanager
     def _locked(self) -> Iterator[Record]:
-        with game_lock(self.state_dir, self.game_dir.name, wait=30) as mine:
+        with game_lock(self.game_dir.parent, self.game_dir.name, wait=30) as mine:
             if not mine:
                 raise UsageError(
                     f"another moderator is working on {self.game_dir.name}", "try again in a moment"

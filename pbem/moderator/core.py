@@ -182,7 +182,7 @@ class Moderator:
         now = self.clock.now()
         if not force and self.index.unchanged(name, sig, now):
             return GameResult(name, skipped="unchanged")
-        with game_lock(self.state_dir, name) as mine:
+        with game_lock(self.root, name) as mine:
             if not mine:
                 return GameResult(name, skipped="locked")
             try:
@@ -232,6 +232,8 @@ class Moderator:
                 break
             record = self._advance(folder, game_dir, record, save, plan, now, config.timing, post)
             advanced += 1
+        if record != load_record(game_dir):
+            save_record(game_dir, record)
         return GameResult(
             game_dir.name,
             files=len(files),
@@ -322,9 +324,9 @@ class Moderator:
             )
             for pic_name, pic in pictures:
                 write_once(post.folder_of(name) / f"turn-{save.turn:04d}-{pic_name}", pic)
-        record = replace(record, delivered=(save.turn, save.revision))
-        save_record(game_dir, record)
-        return record
+        # Not written on its own: handing out again is harmless (same files, and mail is
+        # deduplicated by content), so the next record write, or the pass's last, keeps it.
+        return replace(record, delivered=(save.turn, save.revision))
 
     # ---- inbox files -------------------------------------------------------------------------
     def _handle_file(
@@ -411,7 +413,8 @@ class Moderator:
             receipt = folder.submit(text, self.identity, source=source, now=datetime.fromtimestamp(now, UTC))
         except DuplicateError as exc:
             seat = self._claimed_seat(save, text, source)
-            if retry:
+            if retry and self._filed_from(folder, seat, source):
+                # Killed after the engine filed this very file and before it was answered.
                 return self._accepted_notice(folder, seat, False, now, policy, record, base), seat
             return Notice("duplicate", message=exc.message, hint=exc.hint, **base), seat
         except PbemError as exc:
@@ -452,6 +455,14 @@ class Moderator:
         )
         lines.append("You may replace them until the turn is resolved: sign new orders with a higher Seq.")
         return Notice("replaced" if replaced else "accepted", message="\n".join(lines), **base)
+
+    def _filed_from(self, folder: GameFolder, seat: int | None, source: str) -> bool:
+        """True if the orders the engine holds for ``seat`` came from the file ``source``
+        (rather than from an earlier file with the same content)."""
+        if seat is None:
+            return False
+        pending = folder.load(self.identity).secret.pending.get(str(seat))
+        return pending is not None and pending.get("source") == Path(source).name
 
     def _claimed_header(self, text: str, source: str) -> Any:
         from pbem.orders import parse, unseal

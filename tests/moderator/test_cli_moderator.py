@@ -134,7 +134,7 @@ def test_watch_runs_until_sigterm(world: dict[str, Path], keys: dict[str, Identi
     command += ["--watch", "--poll", "1", "--settle", "0", "--state-dir", str(tmp_path / "watch-state")]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90
         while not (game / "players" / "alice" / "report-turn-0001.txt").exists():
             assert time.monotonic() < deadline, "the first pass did not run"
             time.sleep(0.1)

@@ -184,11 +184,10 @@ def test_two_moderators_at_once_never_both_advance(base: Path, tmp_path: Path) -
         "games = [g for p in r for g in p.games];"
         "print(sum(g.advanced for g in games), sum(g.skipped == 'locked' for g in games))"
     )
-    args = [str(root), str(base / "keys" / "moderator.key"), str(tmp_path / "state")]
-    procs = [
-        subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
-        for _ in range(2)
-    ]
+    key = str(base / "keys" / "moderator.key")
+    # Each with its own local state folder: the locks do not depend on it.
+    commands = [[sys.executable, "-c", code, str(root), key, str(tmp_path / f"state-{i}")] for i in range(2)]
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for command in commands]
     outputs = [p.communicate(timeout=120)[0].split() for p in procs]
     assert all(p.returncode == 0 for p in procs)
     advanced = sum(int(out[0]) for out in outputs)

@@ -362,7 +362,7 @@ def test_rollback_and_preview(root, keys, clock) -> None:
 def test_a_locked_game_is_skipped(root, keys, clock) -> None:
     game = new_game(root, keys, "g1")
     mod = moderator(root, keys, clock)
-    with game_lock(mod.state_dir, "g1") as mine:
+    with game_lock(root, "g1") as mine:
         assert mine
         assert mod.run_pass().games[0].skipped == "locked"
     assert mod.run_pass().games[0].skipped is None
