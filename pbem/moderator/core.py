@@ -415,7 +415,8 @@ class Moderator:
             seat = self._claimed_seat(save, text, source)
             if retry and self._filed_from(folder, seat, source):
                 # Killed after the engine filed this very file and before it was answered.
-                return self._accepted_notice(folder, seat, False, now, policy, record, base), seat
+                replaced = self._archived(folder, save, seat) > 1
+                return self._accepted_notice(folder, seat, replaced, now, policy, record, base), seat
             return Notice("duplicate", message=exc.message, hint=exc.hint, **base), seat
         except PbemError as exc:
             kind = kind_of(exc)
@@ -463,6 +464,12 @@ class Moderator:
             return False
         pending = folder.load(self.identity).secret.pending.get(str(seat))
         return pending is not None and pending.get("source") == Path(source).name
+
+    def _archived(self, folder: GameFolder, save: Save, seat: int | None) -> int:
+        """How many order files of ``seat`` the engine kept for the current turn."""
+        if seat is None:
+            return 0
+        return len(list(folder.orders_dir(save.turn).glob(f"{save.names[seat]}.seq*.txt")))
 
     def _claimed_header(self, text: str, source: str) -> Any:
         from pbem.orders import parse, unseal

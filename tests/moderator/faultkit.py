@@ -2,10 +2,10 @@
 that any number of moderators, killed and restarted at any point, must finish alike.
 
 Game ``alpha`` has no deadline; its first turn's inbox holds the awaited orders, a copy of
-them, a forged file and an unreadable one.  Game ``beta`` has a one-hour deadline with
-default orders, and its player ``alice`` never sends any (she is abandoned after one
-missed turn, then played at once).  Run as a program (``python faultkit.py ROOT STATE KEYS``) it plays the
-script in a fresh process, for the tests that kill a real process.
+them, a forged file, an unreadable one and a replacement.  Game ``beta`` has a one-hour
+deadline with default orders, and its player ``alice`` never sends any (she is abandoned
+after one missed turn, then played at once).  Run as a program (``python faultkit.py ROOT
+STATE KEYS``) it plays the script in a fresh process, for the tests that kill a real process.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ def prepare(root: Path, keys: dict[str, Identity], keydir: Path) -> None:
     drop(alpha, name, "t1-copy.txt", block, age=110)
     drop(alpha, name, "forged.txt", order_block(alpha, keys, name, signer="mallory", sealed=False), age=100)
     drop(alpha, name, "garbage.txt", "my orders are: take the 7\n", age=90)
+    better = order_block(alpha, keys, name, sealed=False, seq=2, bot="random", seed=5)
+    drop(alpha, name, "t1-better.txt", better, age=80)  # replaces t1.txt
     keydir.mkdir(parents=True, exist_ok=True)
     for who, identity in keys.items():
         identity.save(keydir / f"{who}.key")

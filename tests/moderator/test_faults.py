@@ -114,6 +114,7 @@ def test_reference_run_is_what_the_script_means(
     assert alpha["save"]["turn"] == 6 and beta["save"]["turn"] == 7  # type: ignore[index]
     kinds = " ".join(alpha["notices"])  # type: ignore[arg-type]
     assert "NOT NEEDED" in kinds and "signature does not match" in kinds and "cannot be read" in kinds
+    assert "replaces your earlier orders" in kinds
     assert beta["seats"]["alice"]["abandoned"]  # type: ignore[index]
     assert beta["save"]["status"] == ["abandoned", "active", "active"]  # type: ignore[index]
     assert not alpha["inbox"] and not alpha["temp"] and not beta["temp"]
