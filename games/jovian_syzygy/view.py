@@ -6,13 +6,14 @@ the seed out of the state; so every seat sees the same public part and an empty 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from pbem.game import View
 from pbem.render import render
 
 from . import board
-from .rules import player, turn_order
+from .rules import best_line_at, player, turn_order
 
 GAME_NAME = "jovian-syzygy"
 _OPTION_KEYS = ("solo", "max_rounds", "ride", "setup_check", "max_extra_moves")
@@ -161,6 +162,13 @@ def describe(view: View) -> tuple[str, str]:
             chain += " - Jupiter (eclipse)"
         note = " (same satellite as the last gain)" if award["same"] else ""
         awards.append(f"{player(seat)}: {chain}: +{award['psi']} Psi{note}")
+        line = best_line_at(list(public["sats"]), award["moons"][0])
+        if line is not None:
+            slid = ", ".join(
+                f"{m.capitalize()} {math.degrees(a) % 360:.1f}"
+                for m, a in zip(line.moons, line.angles, strict=True)
+            )
+            awards.append(f"    satellites slid to (degrees clockwise from north): {slid}")
     text = render(
         "jovian_syzygy/report.txt.j2",
         round=public["round"],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import pytest
 from hypothesis import given, settings
@@ -234,3 +235,26 @@ def test_witness_points_are_on_the_tracks() -> None:
         for moon, angle in zip(line.moons, line.angles, strict=True):
             radius = board.TRACK_BY_MOON[moon].radius
             assert math.isclose(math.hypot(*xy(radius, angle)), radius)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("PBEM_SLOW"), reason="about 5 minutes; set PBEM_SLOW=1 to run")
+def test_brute_force_referee_long_run() -> None:
+    """The same referee on 20,000 positions with a finer sampler (opt-in: PBEM_SLOW=1)."""
+    pytest.importorskip("numpy")
+    rng = Rng(b"referee-long")
+    agree = 0
+    for _ in range(20000):
+        sats = [rng.randbelow(t.segments) for t in board.TRACKS]
+        turn = rng.randbelow(10**6) / 10**6 * 2 * math.pi
+        bs = rotate(bodies(sats), turn)
+        start = board.MOONS[rng.randbelow(4)]
+        line = best_line(bs, start, J)
+        fast = 0 if line is None else line.value
+        slow = brute_value(bs, start, J, n_start=32, n_dir=1440)
+        agree += fast == slow
+        if slow > fast:
+            assert slow <= value(shrink(bs, -math.radians(0.3)), start), (sats, start, fast, slow)
+        if line is not None:
+            recheck(line, bs, J)
+    assert agree / 20000 > 0.98
