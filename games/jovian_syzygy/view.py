@@ -160,15 +160,16 @@ def describe(view: View) -> tuple[str, str]:
         chain = " - ".join(m.capitalize() for m in award["moons"])
         if award["eclipse"]:
             chain += " - Jupiter (eclipse)"
-        note = " (same satellite as the last gain)" if award["same"] else ""
-        awards.append(f"{player(seat)}: {chain}: +{award['psi']} Psi{note}")
+        awards.append(f"{player(seat)}: +{award['psi']} Psi for {chain}")
+        if award["same"]:
+            awards.append("    only 1: the same satellite as at the last gain")
         line = best_line_at(list(public["sats"]), award["moons"][0])
         if line is not None:
             slid = ", ".join(
                 f"{m.capitalize()} {math.degrees(a) % 360:.1f}"
                 for m, a in zip(line.moons, line.angles, strict=True)
             )
-            awards.append(f"    satellites slid to (degrees clockwise from north): {slid}")
+            awards.append(f"    slid to (degrees): {slid}")
     text = render(
         "jovian_syzygy/report.txt.j2",
         round=public["round"],

@@ -102,3 +102,13 @@ def test_text_board_rows_and_describe() -> None:
     io_rows = [row for row in rows if row.startswith("Io")]
     assert "|@" in io_rows[0] and "<@" in io_rows[1]
     assert private_text == "You are Player 2.\n"
+
+
+def test_report_lists_awards_with_positions_in_short_lines() -> None:
+    state = make_state(["callisto", "io", "NE"], sats=[2, 5, 11, 27], last_gain=["io", "io", None])
+    state = play_round(state, {}).state
+    text, _ = GAME.describe(GAME.observe(state, None))
+    assert "Player 1: +6 Psi for Callisto - Ganymede - Europa - Io - Jupiter (eclipse)" in text
+    assert "only 1: the same satellite" in text  # player 2 rode Io again
+    assert text.count("slid to (degrees): ") == 2
+    assert max(len(line) for line in text.splitlines()) <= 78
