@@ -124,33 +124,46 @@ def _score(view: View, turn: Turn, spent: int) -> float:
 
 
 def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
-    """Search plans of up to three moves for the best coming award (Psi spent counts against).
+    """Search plans of up to three moves for the best expected coming award.
 
-    Makes a storm in the space it leaves (to slow whoever follows) and stops if a move is wasted.
+    Psi spent counts against a plan; a move into a space with storms succeeds with chance
+    1/2 per storm, and a wasted move leaves the bot where it was (it stops: no fallback).
+    Makes a storm in the space it leaves, to slow whoever follows, unless it comes back.
     """
     start = _turn(view)
     sats = list(view.public["sats"])
+    storms = view.public["storms"]
     best: list[tuple[float, Plan]] = [(_score(view, start, 0), [])]
-    frontier: list[tuple[Turn, Plan]] = [(start, [])]
+    # Search nodes: (turn so far, plan, chance no move was wasted yet, expected score of wastes).
+    frontier: list[tuple[Turn, Plan, float, float]] = [(start, [], 1.0, 0.0)]
     for _depth in range(3):
-        nxt: list[tuple[Turn, Plan]] = []
-        for turn, plan in frontier:
+        nxt: list[tuple[Turn, Plan, float, float]] = []
+        for turn, plan, reach, wasted in frontier:
             for step in legal_steps(turn, sats):
                 if step[0] == "storm":
                     continue
                 after = copy_turn(turn)
                 advance(after, step)
                 spent = start.psi - after.psi
+                success = 0.5 ** storms.get(step[1], 0) if step[0] == "move" else 1.0
+                if success < 1.0:
+                    stay = copy_turn(turn)
+                    stay.moves, stay.psi = after.moves, after.psi
+                    wasted_now = wasted + reach * (1 - success) * _score(view, stay, spent)
+                else:
+                    wasted_now = wasted
                 new_plan = [*plan, step]
-                best.append((_score(view, after, spent), new_plan))
+                value = wasted_now + reach * success * _score(view, after, spent)
+                best.append((value, new_plan))
                 if after.where not in board.TRACK_BY_MOON and after.psi > 0:
-                    nxt.append((after, new_plan))
+                    nxt.append((after, new_plan, reach * success, wasted_now))
         frontier = nxt
     top = max(score for score, _ in best)
     choices = [plan for score, plan in best if score >= top - 1e-9]
     plan = rng.choice(choices)
     lines = [step_text(s) for s in plan]
-    if start.where not in board.TRACK_BY_MOON and plan and plan[0][0] == "move":
+    comes_back = any(s[0] == "move" and s[1] == start.where for s in plan)
+    if start.where not in board.TRACK_BY_MOON and plan and plan[0][0] == "move" and not comes_back:
         lines.insert(0, "storm")
     return lines or ["pass"]
 

@@ -113,3 +113,22 @@ def test_greedy_beats_random() -> None:
         assert outcome is not None
         wins += outcome.winners == (0,)
     assert wins >= 9
+
+
+def test_greedy_boards_the_best_satellite_within_reach() -> None:
+    """From NE with Callisto alongside and the best coming line starting at Callisto, it boards."""
+    from jov_helpers import make_state
+
+    from pbem_games.jovian_syzygy.rules import award_for, moved
+
+    found = None
+    for i in range(3 * 6 * 12 * 7):
+        sats = [i % 3, (i // 3) % 6, (i // 18) % 12, (i // 216) % 7]
+        gains = {m: award_for(moved(sats), m, None)[0] for m in board.MOONS}
+        if gains["callisto"] >= 2 and gains["callisto"] == max(gains.values()):
+            found = sats
+            break
+    assert found is not None
+    state = make_state(["NE"], sats=found)
+    lines = GAME.bots["greedy"](GAME, GAME.observe(state, 0), Rng(b"g"))
+    assert lines == ["board callisto"]
