@@ -8,12 +8,12 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jov_helpers import bodies, lines_of, recheck
+from jov_helpers import bodies, lines_of, make_state, recheck
 
 from pbem.canonical import dumps, loads
 from pbem.rng import Rng
 from pbem_games.jovian_syzygy import GAME, board
-from pbem_games.jovian_syzygy.rules import best_line_at
+from pbem_games.jovian_syzygy.rules import award_for, best_line_at, moved
 
 PLACES = set(board.SPACE_NAMES) | set(board.MOONS)
 
