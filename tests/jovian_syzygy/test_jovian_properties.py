@@ -117,10 +117,6 @@ def test_greedy_beats_random() -> None:
 
 def test_greedy_boards_the_best_satellite_within_reach() -> None:
     """From NE with Callisto alongside and the best coming line starting at Callisto, it boards."""
-    from jov_helpers import make_state
-
-    from pbem_games.jovian_syzygy.rules import award_for, moved
-
     found = None
     for i in range(3 * 6 * 12 * 7):
         sats = [i % 3, (i // 3) % 6, (i // 18) % 12, (i // 216) % 7]
