@@ -23,7 +23,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical
 from pbem.errors import (
     DuplicateError,
     ForeignError,
@@ -34,7 +33,7 @@ from pbem.errors import (
     SignatureError,
     UsageError,
 )
-from pbem.folder import atomic_write, default_home
+from pbem.folder import atomic_write, default_home, read_record, write_record
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
 from pbem.keys import Identity, PublicCard
 from pbem.orders import SignedOrders, parse, seal, unseal
@@ -118,11 +117,7 @@ class SeenRecord:
         self.path = home / "seen.json"
 
     def _read(self) -> dict[str, Any]:
-        try:
-            data = canonical.loads(self.path.read_bytes(), str(self.path))
-        except FileNotFoundError:
-            return {}
-        return data if isinstance(data, dict) else {}
+        return read_record(self.path)
 
     def check(self, save: Save) -> None:
         """Raise RollbackError if a newer save of this game was seen, or another at this revision."""
@@ -143,7 +138,7 @@ class SeenRecord:
     def record(self, save: Save) -> None:
         data = self._read()
         data[save.game_id] = {"revision": save.revision, "digest": save.digest}
-        atomic_write(self.path, canonical.dumps(data), mode=0o600, durable=False)
+        write_record(self.path, data, durable=False)
 
 
 class GameFolder:

@@ -12,6 +12,7 @@ import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 TEMP_PREFIX = ".pbem-tmp-"
 
@@ -86,6 +87,27 @@ def atomic_write(
         raise
     if durable:
         fsync_dir(target.parent)
+
+
+def read_record(path: Path) -> dict[str, Any]:
+    """A small local JSON record (seen saves, pinned keys): {} when it does not exist yet.
+
+    Raises FormatError if it exists but is damaged (strict JSON, as every file we sign).
+    """
+    from pbem import canonical
+
+    try:
+        data = canonical.loads(path.read_bytes(), str(path))
+    except FileNotFoundError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_record(path: Path, data: dict[str, Any], durable: bool = True) -> None:
+    """Replace a local JSON record atomically, readable by its owner only."""
+    from pbem import canonical
+
+    atomic_write(path, canonical.dumps(data), mode=0o600, durable=durable)
 
 
 def sweep_temp(folder: str | os.PathLike[str]) -> int:

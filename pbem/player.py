@@ -10,9 +10,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem import canonical
 from pbem.errors import ForeignError, FormatError, OrdersRejected, SignatureError, UsageError
-from pbem.folder import atomic_write, default_home
+from pbem.folder import default_home, read_record, write_record
 from pbem.game import OrderErrors, OrderLine
 from pbem.keys import Identity, PublicCard, key_id_of
 from pbem.orders import AGE_BEGIN, BEGIN, OrderHeader, parse, parse_draft, seal, sign
@@ -36,17 +35,13 @@ class KnownModerators:
         self.path = home / "moderators.json"
 
     def _read(self) -> dict[str, Any]:
-        try:
-            data = canonical.loads(self.path.read_bytes(), str(self.path))
-        except FileNotFoundError:
-            return {}
-        return data if isinstance(data, dict) else {}
+        return read_record(self.path)
 
     def pin(self, game_id: str, card: PublicCard) -> None:
         """Remember ``card`` as the moderator of ``game_id`` (replacing any earlier key)."""
         data = self._read()
         data[game_id] = {"name": card.name, "sign": card.verify_key.hex()}
-        atomic_write(self.path, canonical.dumps(data), mode=0o600)
+        write_record(self.path, data)
 
     def check(self, game_id: str, card: PublicCard, source: str) -> bool:
         """Pin on first use; afterwards raise SignatureError for any other key.
