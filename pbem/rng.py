@@ -1,9 +1,11 @@
 """A deterministic random generator that gives the same numbers everywhere.
 
 Python's ``random`` may change between versions, so a game could not be re-played and
-verified years later.  This generator is SHA-256 in counter mode over a secret key: the
-same seed gives the same draws on every platform and Python version.  Integers are drawn
-by rejection sampling, so every outcome of ``randbelow(n)`` is exactly equally likely.
+verified years later.  This generator is SHAKE-256 in counter mode over a secret key: block
+``i`` is ``SHAKE-256(key || i as 8 bytes, big-endian)`` read as 32 big-endian 64-bit words,
+used in order.  ``key`` is ``SHA-256("pbem-rng/v1\0" || seed material)``.  The same seed
+gives the same draws on every platform and Python version.  Integers are drawn by rejection
+sampling, so every outcome of ``randbelow(n)`` is exactly equally likely.
 
 The engine derives one generator per resolved turn from the game's secret seed, and
 publishes :func:`commitment` of the seed in the first report; revealing the seed after
@@ -13,12 +15,15 @@ the game lets anyone re-play it (``pbem verify``).
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _DOMAIN = b"pbem-rng/v1\x00"
+_WORDS = 32
+_UNPACK = struct.Struct(f">{_WORDS}Q").unpack
 
 
 def commitment(seed: bytes) -> str:
@@ -29,13 +34,12 @@ def commitment(seed: bytes) -> str:
 class Rng:
     """A stream of uniform random numbers from a key; not thread-safe, cheap to create."""
 
-    __slots__ = ("_buf", "_counter", "_key", "_pos")
+    __slots__ = ("_counter", "_key", "_words")
 
     def __init__(self, key: bytes) -> None:
         self._key = hashlib.sha256(_DOMAIN + key).digest()
         self._counter = 0
-        self._buf = b""
-        self._pos = 0
+        self._words: list[int] = []
 
     @classmethod
     def for_turn(cls, seed: bytes, turn: int, label: str = "turn") -> Rng:
@@ -47,13 +51,12 @@ class Rng:
         return Rng(self._key + b"\x00fork\x00" + label.encode())
 
     def _next64(self) -> int:
-        if self._pos + 8 > len(self._buf):
-            self._buf = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+        if not self._words:
+            block = hashlib.shake_256(self._key + self._counter.to_bytes(8, "big")).digest(8 * _WORDS)
             self._counter += 1
-            self._pos = 0
-        value = int.from_bytes(self._buf[self._pos : self._pos + 8], "big")
-        self._pos += 8
-        return value
+            self._words = list(_UNPACK(block))
+            self._words.reverse()
+        return self._words.pop()
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n).  Raises ValueError if n < 1."""
