@@ -481,7 +481,7 @@ class GameFolder:
         atomic_write(path, render_report(game, public_view, events, ctx, moderator, None), durable=False)
         written.append(path)
         for filename, content in game.pictures(public_view).items():
-            atomic_write(folder / filename, content, durable=False)
+            atomic_write(folder / filename, name_seats(content, save.names), durable=False)
             written.append(folder / filename)
         return written
 
