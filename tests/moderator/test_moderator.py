@@ -407,3 +407,28 @@ def test_a_huge_file_is_refused_unread(root, keys, clock, monkeypatch) -> None:
     assert any(
         "no order file is that big" in (game / "players" / name / n).read_text() for n in notices(game, name)
     )
+
+
+def test_mail_mode_queues_one_mail_per_player_for_reports_reminders_and_notices(root, keys, clock) -> None:
+    emails = "".join(f'[players.{n}]\nemail = "{n}@example.org"\n' for n in NAMES)
+    game = new_game(root, keys, "g1", toml=timing("default") + emails)
+    mod = Moderator(root, keys["moderator"], clock=clock, settle=0, mail=True)
+    assert mod.outbox is not None
+    mod.run_pass()
+    first = [mail for _, mail in mod.outbox.pending()]
+    assert sorted(m.to for m in first) == [f"{n}@example.org" for n in NAMES]
+    for mail in first:
+        name = mail.to.split("@")[0]
+        assert mail.body == (game / "reports" / "turn-0001" / f"{name}.txt").read_text()
+        assert [a for a, _ in mail.attachments] == [f"{name}-turn-0001.txt"]
+    mod.run_pass()
+    assert len(mod.outbox.pending()) == 3, "nothing is queued twice"
+    [name] = awaited(game)
+    clock.advance(25 * H)
+    mod.run_pass()
+    reminders = [m for _, m in mod.outbox.pending() if "reminder" in m.subject]
+    assert [m.to for m in reminders] == [f"{name}@example.org"]
+    drop(game, name, "bad.txt", "not orders\n")
+    mod.run_pass()
+    notices = [m for _, m in mod.outbox.pending() if "not accepted" in m.subject]
+    assert [m.to for m in notices] == [f"{name}@example.org"]
