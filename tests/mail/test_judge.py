@@ -361,3 +361,33 @@ def test_intake_is_idempotent_across_a_crash(
     assert result.games[0].notices == ("accepted",)
     with Mailbox(judge.settings) as box:
         assert box.pending() == []
+
+
+def test_one_mail_with_orders_for_two_games(
+    post_office: None, smtp: SmtpServer, imap_server: ImapServer, keys: dict[str, Identity], tmp_path: Path
+) -> None:
+    root = _root(tmp_path, smtp, imap_server, keys)
+    GameFolder.create(
+        root / "second",
+        "symbiote",
+        keys["moderator"],
+        [keys[n].public() for n in NAMES],
+        {"dealer": "last-seat"},
+        now=datetime.fromtimestamp(T0, UTC),
+        home=tmp_path / "create-home",
+    )
+    (root / "second" / "moderator.toml").write_text((root / "game" / "moderator.toml").read_text())
+    judge = _judge(root, keys, tmp_path)
+    judge.run_once()
+    alice = MailPlayer(keys["alice"], imap_server, smtp)
+    reports = [found for m in alice.new_mail() if (found := _report_of(m))]
+    assert len(reports) == 2
+    blocks = [_orders_mail(alice, text, source, 2, 0).get_content() for text, source in reports]
+    both = EmailMessage()
+    both["Subject"] = "orders for both games"
+    both.set_content("First game:\n" + blocks[0] + "\nSecond game:\n" + blocks[1])
+    alice.send(both)
+    intake, result, _ = judge.run_once()
+    assert intake.blocks == 2
+    assert sorted(g.notices for g in result.games) == [("accepted",), ("accepted",)]
+    assert all(g.advanced == 1 for g in result.games)
