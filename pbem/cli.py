@@ -172,13 +172,15 @@ def new(
 def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
     """Say the turn and whose orders are awaited (no key needed)."""
     import json
-    import time
 
     from pbem.engine import GameFolder
     from pbem.moderator.actions import status_lines
 
-    save = GameFolder(folder).read(_card(moderator_card))
+    gf = GameFolder(folder)
+    save = gf.read(_card(moderator_card))
     names = save.names
+    reports = gf.reports_dir(save.turn)
+    missing_reports = [n for n in names if not (reports / f"{n}.txt").is_file()]
     info = {
         "game": save.game,
         "game_id": save.game_id,
@@ -188,7 +190,8 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
         "players": [{"name": p["card"]["name"], "status": p["status"]} for p in save.body["players"]],
         "outcome": save.body["outcome"],
         "written": save.body["written"],
-        "moderator": status_lines(Path(folder), int(time.time())),
+        "moderator": status_lines(Path(folder), int(_now().timestamp())),
+        "missing_reports": missing_reports,
     }
     if as_json:
         click.echo(json.dumps(info, indent=2))
@@ -202,6 +205,11 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
             click.echo(f"orders in from: {', '.join(info['submitted'])}")
     for line in info["moderator"]:
         click.echo(line)
+    if missing_reports:
+        click.echo(
+            f"reports of turn {save.turn} are missing for {', '.join(missing_reports)}: "
+            "the moderator should run pbem publish"
+        )
 
 
 @main.command()

@@ -111,17 +111,23 @@ class Loaded:
 
 
 class SeenRecord:
-    """The moderator's local memory of the newest save of each game (rollback detection)."""
+    """The moderator's local memory of the newest save of each game (rollback detection).
+
+    One small file per game (``seen/<game id>.json``), so that moderators working on
+    different games never rewrite each other's records.
+    """
 
     def __init__(self, home: Path) -> None:
-        self.path = home / "seen.json"
+        self.folder = home / "seen"
 
-    def _read(self) -> dict[str, Any]:
-        return read_record(self.path)
+    def _path(self, game_id: str) -> Path:
+        if not game_id.isalnum():
+            raise RollbackError(f"game id {game_id!r} is not a pbem game id")
+        return self.folder / f"{game_id}.json"
 
     def check(self, save: Save) -> None:
         """Raise RollbackError if a newer save of this game was seen, or another at this revision."""
-        seen = self._read().get(save.game_id)
+        seen = read_record(self._path(save.game_id))
         if not seen:
             return
         if save.revision < seen["revision"]:
@@ -136,9 +142,9 @@ class SeenRecord:
             )
 
     def record(self, save: Save) -> None:
-        data = self._read()
-        data[save.game_id] = {"revision": save.revision, "digest": save.digest}
-        write_record(self.path, data, durable=False)
+        write_record(
+            self._path(save.game_id), {"revision": save.revision, "digest": save.digest}, durable=False
+        )
 
 
 class GameFolder:

@@ -53,7 +53,7 @@ def symbiote() -> Game:
 
 @pytest.fixture(autouse=True)
 def _pbem_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep every rollback record (seen.json) out of the real home folder."""
+    """Keep every rollback record (seen/<game id>.json) out of the real home folder."""
     monkeypatch.setenv("PBEM_HOME", str(tmp_path_factory.mktemp("pbem-home")))
 
 

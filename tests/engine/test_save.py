@@ -187,7 +187,7 @@ def test_signature_of_another_revision(played: Table) -> None:
 
 def test_tampered_save_in_folder_is_refused_whole(played: Table, tmp_path: Path) -> None:
     folder = played.copy_to(tmp_path / "copy")
-    seen = played.home / "seen.json"
+    seen = played.home / "seen" / f"{played.folder.read().game_id}.json"
     seen_before = seen.read_bytes()
     folder.save_path.write_bytes(_one_byte_in_public(played.save_bytes))
     with pytest.raises(TamperedError) as info:

@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.errors import SignatureError, UsageError
+from pbem.engine import SeenRecord
+from pbem.errors import RollbackError, SignatureError, UsageError
 from pbem.keys import Identity
 from pbem.player import KnownModerators, read_report
 from pbem.reports import parse_report
@@ -102,3 +103,30 @@ def test_publish_rebuilds_lost_reports(table: Table, tmp_path: Path, keys: dict[
     assert result.exit_code == 0, result.output
     assert table.report("alice").data["turn"] == turn
     assert (table.folder.reports_dir(turn) / "public.txt").exists()
+
+
+def test_rollback_records_are_one_file_per_game(
+    table: Table, tmp_path: Path, keys: dict[str, Identity]
+) -> None:
+    """Moderators working on different games never rewrite each other's records."""
+    other = new_table(tmp_path / "other", keys, "other")
+    seen = SeenRecord(tmp_path / "shared-home")
+    first, second = table.folder.read(), other.folder.read()
+    seen.record(first)
+    seen.record(second)
+    assert sorted(p.stem for p in (tmp_path / "shared-home" / "seen").iterdir()) == sorted(
+        [first.game_id, second.game_id]
+    )
+    table.play_step()
+    seen.record(table.folder.read())
+    seen.check(second)  # untouched by the other game's newer revision
+    with pytest.raises(RollbackError, match="an old save was put back"):
+        seen.check(first)
+
+
+def test_status_says_when_reports_are_missing(table: Table) -> None:
+    turn = table.folder.read().turn
+    (table.folder.reports_dir(turn) / "bob.txt").unlink()
+    result = CliRunner().invoke(main, ["status", str(table.folder.path)])
+    assert result.exit_code == 0
+    assert f"reports of turn {turn} are missing for bob" in result.output and "pbem publish" in result.output
