@@ -35,9 +35,10 @@ def set_crash_hook(hook: CrashHook | None) -> None:
     _crash_hook = hook
 
 
-def _step(name: str) -> None:
-    if _crash_hook is not None:
-        _crash_hook(name)
+def _step(name: str, hook: CrashHook | None = None) -> None:
+    chosen = hook if hook is not None else _crash_hook
+    if chosen is not None:
+        chosen(name)
 
 
 def fsync_dir(path: Path) -> None:
@@ -55,12 +56,18 @@ def fsync_dir(path: Path) -> None:
 
 
 def atomic_write(
-    path: str | os.PathLike[str], data: bytes | str, mode: int = 0o644, durable: bool = True
+    path: str | os.PathLike[str],
+    data: bytes | str,
+    mode: int = 0o644,
+    durable: bool = True,
+    hook: CrashHook | None = None,
 ) -> None:
     """Replace ``path`` with ``data`` atomically, creating parent folders as needed.
 
     ``durable=False`` skips the fsyncs: still never torn if the process dies, but a power
     cut may lose it.  Only for files that can be rebuilt from durable ones (reports).
+    ``hook`` is called at each step ("written", "synced", "renamed") instead of the hook
+    installed with :func:`set_crash_hook` (fault-injection tests).
     """
     target = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -74,13 +81,13 @@ def atomic_write(
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
-            _step("written")
+            _step("written", hook)
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())
-        _step("synced")
+        _step("synced", hook)
         os.replace(tmp, target)
-        _step("renamed")
+        _step("renamed", hook)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()

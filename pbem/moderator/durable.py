@@ -6,8 +6,8 @@ reader (or a restarted moderator) sees the old file or the new one, never a torn
 
 Crash points: when the environment variable ``PBEM_CRASH_AFTER`` is N > 0, the N-th call
 of :func:`step` in this process ends it at once with ``os._exit(CRASH_EXIT)``, as a kill
-would.  :func:`write_atomic` calls :func:`step` before and after its rename, and the
-moderator calls it between the steps of its work, so the fault tests can stop it at every
+would.  :func:`write_atomic` calls :func:`step` at each step of the write (before and after
+its rename), and the moderator calls it between the steps of its work, so the fault tests can stop it at every
 point that matters and check that a restart reaches the same result.
 """
 
@@ -17,9 +17,10 @@ import contextlib
 import os
 from pathlib import Path
 
+from pbem.folder import TEMP_PREFIX, atomic_write, fsync_dir
+
 CRASH_ENV = "PBEM_CRASH_AFTER"
 CRASH_EXIT = 77
-TEMP_PREFIX = ".pbem-tmp-"
 
 _steps = 0
 _crash_after: int | None = None
@@ -71,36 +72,11 @@ def steps_taken() -> int:
     return _steps
 
 
-def fsync_dir(folder: Path) -> None:
-    """Make a rename or unlink in ``folder`` durable (a no-op where folders cannot be opened)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def write_atomic(path: Path, data: bytes | str, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``data`` atomically and durably; creates parent folders."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f"{TEMP_PREFIX}{path.name}.{os.getpid()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    step(f"write {path.name}")
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
-    step(f"wrote {path.name}")
+    """Replace ``path`` with ``data`` atomically and durably (the engine's own atomic write),
+    counting a crash point at each of its steps: written, synced (before the rename) and
+    renamed."""
+    atomic_write(path, data, mode, hook=lambda label: step(f"{label} {path.name}"))
 
 
 def write_once(path: Path, data: bytes | str, mode: int = 0o644) -> bool:

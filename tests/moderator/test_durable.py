@@ -48,8 +48,8 @@ def test_crash_point_ends_the_process_at_the_nth_step(tmp_path: Path) -> None:
     env = {**os.environ, durable.CRASH_ENV: "4"}
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=env, check=False)
     assert done.returncode == durable.CRASH_EXIT
-    # two steps per write (before and after the rename): died before f1's rename finished
-    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["f0", "f1"]
+    # three steps per write (written, synced, renamed): died at f1's first, before its rename
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["f0"]
 
 
 def test_temporary_names() -> None:
