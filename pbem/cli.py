@@ -47,6 +47,29 @@ def _key(path: str) -> Any:
     return Identity.load(path)
 
 
+def _moderator_option(help_text: str) -> Any:
+    return click.option(
+        "--moderator", "moderator_card", type=click.Path(exists=True, dir_okay=False), help=help_text
+    )
+
+
+_pin_option = _moderator_option(
+    "The moderator's public card; without it, the key first seen for this game is required."
+)
+_save_moderator_option = _moderator_option(
+    "The moderator's public card: refuse a save signed by any other key."
+)
+
+
+def _emit(text: str, out: str | None, what: str) -> None:
+    """Write ``text`` to the file ``out``, or to standard output."""
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"{what} written to {out}")
+    else:
+        click.echo(text, nl=False)
+
+
 def _card(path: str | None) -> Any:
     from pbem.keys import PublicCard
 
@@ -163,12 +186,7 @@ def new(
 @main.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option(
-    "--moderator",
-    "moderator_card",
-    type=click.Path(exists=True, dir_okay=False),
-    help="The moderator's public card: refuse a save signed by any other key.",
-)
+@_save_moderator_option
 def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
     """Say the turn and whose orders are awaited (no key needed)."""
     import json
@@ -246,12 +264,7 @@ def show(folder: str, keyfile: str, as_json: bool) -> None:
 @main.command()
 @click.argument("report", type=click.Path(exists=True, dir_okay=False))
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--moderator",
-    "moderator_card",
-    type=click.Path(exists=True, dir_okay=False),
-    help="The moderator's public card; without it, the key first seen for this game is required.",
-)
+@_pin_option
 def read(report: str, keyfile: str, moderator_card: str | None) -> None:
     """Print your report with its private part decrypted (after checking every signature)."""
     from pbem.player import read_report
@@ -264,34 +277,19 @@ def read(report: str, keyfile: str, moderator_card: str | None) -> None:
 @click.argument("report", type=click.Path(exists=True, dir_okay=False))
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write the form here instead of stdout.")
-@click.option(
-    "--moderator",
-    "moderator_card",
-    type=click.Path(exists=True, dir_okay=False),
-    help="The moderator's public card; without it, the key first seen for this game is required.",
-)
+@_pin_option
 def orders(report: str, keyfile: str, out: str | None, moderator_card: str | None) -> None:
     """Write a blank order form listing exactly what you may do now."""
     from pbem.player import order_form
 
-    text = order_form(_read_text(report), report, _key(keyfile), _card(moderator_card))
-    if out:
-        Path(out).write_text(text, encoding="utf-8")
-        click.echo(f"order form written to {out}")
-    else:
-        click.echo(text, nl=False)
+    _emit(order_form(_read_text(report), report, _key(keyfile), _card(moderator_card)), out, "order form")
 
 
 @main.command()
 @click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--report", required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--moderator",
-    "moderator_card",
-    type=click.Path(exists=True, dir_okay=False),
-    help="The moderator's public card; without it, the key first seen for this game is required.",
-)
+@_pin_option
 def check(orders_file: str, keyfile: str, report: str, moderator_card: str | None) -> None:
     """Check orders offline with the engine's own validation."""
     from pbem.player import check_orders
@@ -312,11 +310,7 @@ def sign(orders_file: str, keyfile: str, out: str | None, no_seal: bool) -> None
     from pbem.player import sign_orders
 
     text = sign_orders(_read_text(orders_file), orders_file, _key(keyfile), seal_orders=not no_seal)
-    if out:
-        Path(out).write_text(text, encoding="utf-8")
-        click.echo(f"signed orders written to {out}")
-    else:
-        click.echo(text, nl=False)
+    _emit(text, out, "signed orders")
 
 
 # ---- the moderator --------------------------------------------------------------------------
@@ -399,12 +393,7 @@ def publish(folder: str, keyfile: str) -> None:
 
 @main.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
-@click.option(
-    "--moderator",
-    "moderator_card",
-    type=click.Path(exists=True, dir_okay=False),
-    help="The moderator's public card; without it, the save is checked against the card it carries.",
-)
+@_save_moderator_option
 def verify(folder: str, moderator_card: str | None) -> None:
     """Re-play a finished game from its revealed seed and check it ends where it did."""
     from pbem.engine import GameFolder, verify_replay
