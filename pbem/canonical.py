@@ -38,6 +38,25 @@ def dumps(value: Any) -> bytes:
         raise FormatError("a string holds a lone surrogate: not valid Unicode") from None
 
 
+def check(value: Any, what: str = "value") -> None:
+    """Raise FormatError unless ``value`` is integer-only JSON data (names ``what``)."""
+    try:
+        _check(value)
+    except FormatError as exc:
+        raise FormatError(f"{what}: {exc.message}") from None
+
+
+def compact(value: Any) -> bytes:
+    """Compact JSON with sorted keys, WITHOUT the full walk of :func:`dumps`.
+
+    Only for data checked where it entered (a game's state and orders are checked by the
+    engine when the game returns them) and never signed as such: the sealed secret part of a
+    save, whose ciphertext is what the signature covers.  Raises ValueError/TypeError for
+    what json cannot encode at all.
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
 def digest(value: Any) -> str:
     """SHA-256 (hex) of the canonical bytes of ``value``."""
     return hashlib.sha256(dumps(value)).hexdigest()

@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbem import canonical
 from pbem.errors import (
     DuplicateError,
     ForeignError,
@@ -430,6 +431,7 @@ class GameFolder:
                         "\n".join(e.describe(where) for e in exc.errors),
                         "fill in legal orders for that seat, or wait for the player's own",
                     ) from None
+                canonical.check(orders[seat], f"{game.info.name}'s validated orders")
                 filled.append(save.names[seat])
             else:
                 missing.append(save.names[seat])

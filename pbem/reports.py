@@ -17,6 +17,7 @@ import textwrap
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pbem import canonical
@@ -62,11 +63,16 @@ def name_seats(text: str, names: Sequence[str]) -> str:
     return _SEAT_RE.sub(swap, text)
 
 
+@lru_cache(maxsize=4096)
+def _wrapped(text: str) -> tuple[str, ...]:
+    # The same events go into every player's report: wrap each text once.
+    return tuple(textwrap.wrap(text, 70, initial_indent="- ", subsequent_indent="  ") or ["-"])
+
+
 def _event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     out: list[str] = []
     for event in events:
-        text = name_seats(event.text, names)
-        out += textwrap.wrap(text, 70, initial_indent="- ", subsequent_indent="  ") or ["-"]
+        out += _wrapped(name_seats(event.text, names))
     return out
 
 

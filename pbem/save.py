@@ -147,7 +147,11 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
 
 def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCard) -> str:
     """Encrypt the secret part to the moderator."""
-    return encrypt(canonical.dumps(secret.to_json(game_id, revision)), [moderator])
+    # The state and this turn's orders are checked here; the log holds orders checked when
+    # they were accepted, so the whole (growing) log is not walked again on every write.
+    canonical.check(secret.state, "game state")
+    canonical.check(secret.pending, "accepted orders")
+    return encrypt(canonical.compact(secret.to_json(game_id, revision)), [moderator])
 
 
 def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = None) -> Save:
