@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import builtins
-import hashlib
 import io
 import json
 import os
@@ -37,20 +36,15 @@ from pbem.moderator.core import Moderator
 from pbem.orders import seal, sign
 from pbem.player import bot_orders, form_header
 from pbem.reports import parse_report
-from pbem.rng import Rng
+from pbem.rng import Rng, seeded_entropy
 from pbem.timing import FixedClock
 
 T0 = 1_800_000_000
 
 
 def _entropy(label: str) -> Callable[[int], bytes]:
-    counter = [0]
-
-    def take(n: int) -> bytes:
-        counter[0] += 1
-        return hashlib.sha256(f"bench/{label}/{counter[0]}".encode()).digest()[:n]
-
-    return take
+    """A deterministic os.urandom stand-in: the same label plays the same game."""
+    return seeded_entropy(f"bench/{label}")
 
 
 @contextmanager

@@ -8,7 +8,6 @@ choices, so the same command plays the same game (keys differ: they are really r
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from pbem.orders import seal, sign
 from pbem.player import bot_orders, form_header
 from pbem.registry import get_game
 from pbem.reports import name_seats, parse_report
-from pbem.rng import Rng
+from pbem.rng import Rng, seeded_entropy
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan")
 
@@ -41,13 +40,8 @@ class DemoResult:
 
 
 def _entropy(seed: int) -> Callable[[int], bytes]:
-    counter = [0]
-
-    def take(n: int) -> bytes:
-        counter[0] += 1
-        return hashlib.sha256(f"pbem-demo/{seed}/{counter[0]}".encode()).digest()[:n]
-
-    return take
+    """A deterministic os.urandom stand-in: the same seed plays the same game."""
+    return seeded_entropy(f"pbem-demo/{seed}")
 
 
 def run_demo(

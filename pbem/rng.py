@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -29,6 +29,19 @@ _UNPACK = struct.Struct(f">{_WORDS}Q").unpack
 def commitment(seed: bytes) -> str:
     """The public hash that binds a game to its secret seed (hex)."""
     return hashlib.sha256(b"pbem-seed/v1\x00" + seed).hexdigest()
+
+
+def seeded_entropy(label: str) -> Callable[[int], bytes]:
+    """A deterministic stand-in for ``os.urandom`` (demos, tests, benchmarks): call k returns
+    the first n bytes of SHA-256 of ``"<label>/<k>"``.  Never for real games' secrets."""
+    counter = 0
+
+    def take(n: int) -> bytes:
+        nonlocal counter
+        counter += 1
+        return hashlib.sha256(f"{label}/{counter}".encode()).digest()[:n]
+
+    return take
 
 
 class Rng:

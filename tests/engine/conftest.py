@@ -6,7 +6,6 @@ orders, read from the player's decrypted report, exactly as a player's program w
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -22,21 +21,15 @@ from pbem.orders import OrderHeader, seal, sign
 from pbem.player import bot_orders, form_header
 from pbem.registry import get_game
 from pbem.reports import Report, parse_report
-from pbem.rng import Rng
+from pbem.rng import Rng, seeded_entropy
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 PLAYERS = ("alice", "bob", "carol")
 
 
 def entropy(label: str) -> Callable[[int], bytes]:
-    """Deterministic stand-in for os.urandom, so a test plays the same game every run."""
-    counter = [0]
-
-    def take(n: int) -> bytes:
-        counter[0] += 1
-        return hashlib.sha256(f"pbem-test/{label}/{counter[0]}".encode()).digest()[:n]
-
-    return take
+    """A deterministic os.urandom stand-in: the same label plays the same game."""
+    return seeded_entropy(f"pbem-test/{label}")
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@ signed (and sealed) order files written from each player's decrypted report by a
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -14,7 +13,7 @@ from pbem.keys import Identity
 from pbem.orders import OrderHeader, seal, sign
 from pbem.player import bot_orders, form_header
 from pbem.reports import Report, parse_report
-from pbem.rng import Rng
+from pbem.rng import Rng, seeded_entropy
 from pbem.save import Save
 
 T0 = 1_800_000_000
@@ -23,13 +22,7 @@ NAMES = ("alice", "bob", "carol")
 
 def entropy(label: str) -> Callable[[int], bytes]:
     """A deterministic os.urandom stand-in: the same label plays the same game."""
-    counter = [0]
-
-    def take(n: int) -> bytes:
-        counter[0] += 1
-        return hashlib.sha256(f"pbem-moderator-test/{label}/{counter[0]}".encode()).digest()[:n]
-
-    return take
+    return seeded_entropy(f"pbem-moderator-test/{label}")
 
 
 def make_keys(names: Sequence[str] = NAMES) -> dict[str, Identity]:
