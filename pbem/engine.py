@@ -373,7 +373,8 @@ class GameFolder:
         except OrderErrors as exc:
             raise OrdersRejected(
                 "\n".join(e.describe(source) for e in exc.errors),
-                "correct the lines named above, raise nothing else, sign again and resend",
+                "correct the lines named above, sign again and resend (the same Seq will do: nothing was "
+                "accepted)",
             ) from None
         pending_all = dict(secret.pending)
         pending_all[str(seat)] = {
