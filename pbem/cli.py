@@ -70,6 +70,19 @@ def _emit(text: str, out: str | None, what: str) -> None:
         click.echo(text, nl=False)
 
 
+def _option_pairs(options: tuple[str, ...]) -> dict[str, str]:
+    """``--option NAME=VALUE`` arguments as a dict.  Raises UsageError for one without '='."""
+    from pbem.errors import UsageError
+
+    opts = {}
+    for spec in options:
+        name, sep, value = spec.partition("=")
+        if not sep:
+            raise UsageError(f"--option takes NAME=VALUE, got {spec!r}")
+        opts[name.strip()] = value
+    return opts
+
+
 def _card(path: str | None) -> Any:
     from pbem.keys import PublicCard
 
@@ -170,12 +183,7 @@ def new(
         if card.name.lower() != name.lower():
             raise UsageError(f"the card in {path} is {card.name!r}'s, not {name!r}'s")
         cards.append(card)
-    opts = {}
-    for spec in options:
-        name, sep, value = spec.partition("=")
-        if not sep:
-            raise UsageError(f"--option takes NAME=VALUE, got {spec!r}")
-        opts[name.strip()] = value
+    opts = _option_pairs(options)
     gf = GameFolder.create(folder, game, _key(moderator_key), cards, opts, now=_now())
     save = gf.read()
     click.echo(f"created {save.game} game {save.game_id} in {folder}")
@@ -412,14 +420,8 @@ def verify(folder: str, moderator_card: str | None) -> None:
 def demo(game: str, players: int | None, seed: int, out: str, bots: str, options: tuple[str, ...]) -> None:
     """Play a whole game with bots through the real pipeline and print the winner."""
     from pbem.demo import run_demo
-    from pbem.errors import UsageError
 
-    opts = {}
-    for spec in options:
-        name, sep, value = spec.partition("=")
-        if not sep:
-            raise UsageError(f"--option takes NAME=VALUE, got {spec!r}")
-        opts[name.strip()] = value
+    opts = _option_pairs(options)
     result = run_demo(game, players, seed, Path(out), bots.split(","), opts, progress=click.echo)
     click.echo(result.summary)
 
