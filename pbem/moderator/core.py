@@ -38,7 +38,17 @@ from pbem.moderator.durable import arm_engine_writes, remove, step, write_once
 from pbem.moderator.lock import game_lock, local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, PLAYERS_DIR, Outbox, Post
-from pbem.moderator.record import Record, load_record, record_path, save_record
+from pbem.moderator.quarantine import (
+    Quarantine,
+    Unreadable,
+    content_key,
+    ensure_real_dir,
+    identity_key,
+    kind_of_mode,
+    read_inbox_file,
+    shown,
+)
+from pbem.moderator.record import RECORD_DIR, Record, load_record, read_record, record_path, save_record
 from pbem.moderator.scan import InboxFile, Index, inbox_files, signature, watched_paths
 from pbem.rng import Rng
 from pbem.save import Save
@@ -49,6 +59,11 @@ MAX_ORDER_BYTES = 1_000_000
 
 MAX_ADVANCES = 50
 """Turns one pass may resolve in one game (resigned seats can make turns follow at once)."""
+
+MAX_FILES_PER_PASS = 500
+"""Inbox entries one pass handles in one game (a flood of junk is worked off over passes)."""
+
+NOTICES_DIR = "notices"
 
 
 def iso(now: int) -> str:
@@ -208,12 +223,16 @@ class Moderator:
         save = folder.read(self.card)
         config = GameConfig.load(game_dir, self.config)
         post = Post(game_dir, save.game_id, self.outbox, dict(config.emails))
-        record = load_record(game_dir)
+        repaired = self._ensure_folders(game_dir, save, now)
+        record, damage = read_record(game_dir)
+        if damage is not None or repaired:
+            record = self._note_repairs(game_dir, record, damage, repaired, now)
         record = self._recover(folder, game_dir, record, save, now, config.timing)
-        self._ensure_folders(game_dir, save)
         record = self._ensure_clock(game_dir, record, save, now)
         record = self._deliver_reports(folder, game_dir, record, save, post)
         files, settling = inbox_files(game_dir / INBOX_DIR, self.real_ns(), self.settle_ns)
+        if len(files) > MAX_FILES_PER_PASS:
+            files, settling = files[:MAX_FILES_PER_PASS], True
         kinds: list[str] = []
         for inbox_file in files:
             record, kind = self._handle_file(folder, game_dir, record, inbox_file, post, now, config.timing)
@@ -242,12 +261,50 @@ class Moderator:
             next_due=1 if settling else next_due,
         )
 
-    def _ensure_folders(self, game_dir: Path, save: Save) -> None:
+    def _quarantine(self, game_dir: Path) -> Quarantine:
+        return Quarantine.of(self.state_dir, game_dir)
+
+    def _ensure_folders(self, game_dir: Path, save: Save, now: int) -> list[str]:
+        """Make the folders the moderator reads and writes real folders: anything else in
+        their place (a file, a link, dangling or not: never followed) is moved aside.
+        Returns a journal line for each thing moved."""
+        folders = [game_dir / RECORD_DIR, game_dir / INBOX_DIR, game_dir / PLAYERS_DIR]
         for name in save.names:
-            for base in (INBOX_DIR, PLAYERS_DIR):
-                path = game_dir / base / name
-                if not path.is_dir():
-                    path.mkdir(parents=True, exist_ok=True)
+            folders += [game_dir / INBOX_DIR / name, game_dir / PLAYERS_DIR / name]
+        if (game_dir / NOTICES_DIR).exists() or os.path.islink(game_dir / NOTICES_DIR):
+            folders.append(game_dir / NOTICES_DIR)
+        quarantine = self._quarantine(game_dir)
+        lines = []
+        for path in folders:
+            line = ensure_real_dir(path, quarantine, iso(now))
+            if line is not None:
+                lines.append(f"{path.parent.name}/{line}")
+        return lines
+
+    def _note_repairs(
+        self, game_dir: Path, record: Record, damage: str | None, repaired: list[str], now: int
+    ) -> Record:
+        """Journal what was repaired before the pass could begin; a damaged journal is kept
+        in the quarantine and replaced by what could be saved of it."""
+        if damage is not None:
+            path = record_path(game_dir)
+            note: dict[str, object] = {"was": f"{RECORD_DIR}/{path.name}", "reason": damage, "when": iso(now)}
+            try:
+                data, _ = read_inbox_file(path, 64 * 1024 * 1024)
+            except (OSError, Unreadable):
+                # Not a file (a folder, a link, a FIFO): move it out of the way whole.
+                if os.path.lexists(path):
+                    stamp = hashlib.sha256(f"{path}/{now}".encode()).hexdigest()[:24]
+                    if self._quarantine(game_dir).move(path, f"record-{stamp}", note) is None:
+                        raise
+            else:
+                key = hashlib.sha256(data).hexdigest()[:24]
+                self._quarantine(game_dir).keep(f"record-{key}", path.name, data, note)
+            record = record.logged(f"{iso(now)} {RECORD_DIR}/{path.name} was damaged ({damage}); rebuilt")
+        for line in repaired:
+            record = record.logged(f"{iso(now)} {line}")
+        save_record(game_dir, record)
+        return record
 
     def _ensure_clock(
         self, game_dir: Path, record: Record, save: Save, now: int, write: bool = True
@@ -329,6 +386,10 @@ class Moderator:
         return replace(record, delivered=(save.turn, save.revision))
 
     # ---- inbox files -------------------------------------------------------------------------
+    def _source(self, item: InboxFile) -> str:
+        """Where an inbox entry was found, as printable text for notices and the journal."""
+        return f"{INBOX_DIR}/{shown(item.folder)}/{shown(item.path.name)}"
+
     def _handle_file(
         self,
         folder: GameFolder,
@@ -339,48 +400,114 @@ class Moderator:
         now: int,
         policy: TimingPolicy,
     ) -> tuple[Record, str | None]:
-        """File or refuse one inbox file, answer its sender, and take it out of the inbox."""
-        too_large = item.size > MAX_ORDER_BYTES
+        """File or refuse one inbox entry, answer its sender, and take it out of the inbox:
+        a refused file is kept in the quarantine.  Whatever the entry is or holds, this
+        raises only for a broken disk or a broken game, never for the entry itself."""
+        if not item.regular:
+            reason = f"it is {kind_of_mode(item.mode)}, not a file"
+            return self._set_aside(folder, game_dir, record, item, post, now, reason)
+        if item.size > MAX_ORDER_BYTES:
+            reason = f"the file is {item.size} bytes; no order file is that big"
+            return self._set_aside(folder, game_dir, record, item, post, now, reason)
         try:
-            data = str(item.size).encode() if too_large else item.path.read_bytes()
+            data, size = read_inbox_file(item.path, MAX_ORDER_BYTES + 1)
         except FileNotFoundError:
             return record, None
-        sha = hashlib.sha256(data).hexdigest()
-        key = hashlib.sha256(f"{item.folder}/{item.path.name}/{item.mtime_ns}/{sha}".encode()).hexdigest()[
-            :24
-        ]
+        except Unreadable as exc:
+            return self._set_aside(folder, game_dir, record, item, post, now, exc.reason)
+        if len(data) > MAX_ORDER_BYTES:
+            reason = f"the file is {size} bytes; no order file is that big"
+            return self._set_aside(folder, game_dir, record, item, post, now, reason)
+        key = content_key(item.folder, item.path.name, item.mtime_ns, data)
         if key in record.handled:
             remove(item.path)
             return record, None
         retry = record.inflight is not None and record.inflight.get("key") == key
+        source = self._source(item)
         if not retry:
-            record = replace(record, inflight={"key": key, "file": f"{item.folder}/{item.path.name}"})
+            record = replace(record, inflight={"key": key, "file": source[len(INBOX_DIR) + 1 :]})
             save_record(game_dir, record)
         save = folder.read(self.card)
-        source = f"inbox/{item.folder}/{item.path.name}"
-        if too_large:
-            message = f"{source}: the file is {item.size} bytes; no order file is that big"
+        problem = None
+        try:
+            notice, seat = self._submit(folder, save, data, source, retry, now, policy, record)
+        except Exception as exc:  # no file may stall the game, whatever it trips in the engine
+            if isinstance(exc, OSError) or folder.read(self.card).revision != save.revision:
+                raise  # the disk, not the file; or the engine filed it: the retry path decides
+            problem = f"{type(exc).__name__}: {shown(str(exc), 200)}"
             notice = Notice(
                 "malformed",
                 game_id=save.game_id,
                 turn=save.turn,
                 source=source,
                 received=iso(now),
-                message=message,
-                hint="send only the signed order block",
+                message=f"{source}: the moderator could not read this file; it was set aside unfiled.",
+                hint="send the signed order file as 'pbem sign' writes it (the moderator keeps this one)",
             )
             seat = None
-        else:
-            notice, seat = self._submit(folder, save, data, source, retry, now, policy, record)
         self._answer(game_dir, save, notice, seat, item, post, key)
         if notice.kind not in ("accepted", "replaced"):
-            write_once(self.state_dir / "refused" / game_dir.name / f"{key}-{item.path.name}", data)
-        record = replace(record, handled=(*record.handled, key), inflight=None).logged(
+            note: dict[str, object] = {
+                "was": source,
+                "received": iso(now),
+                "result": notice.kind,
+                "message": notice.message,
+            }
+            if problem is not None:
+                note["error"] = problem
+            self._quarantine(game_dir).keep(key, item.path.name, data, note)
+        record = record.with_handled(key)
+        record = replace(record, inflight=None).logged(
             f"{iso(now)} {source}: {notice.kind}"
             + (f" ({save.names[seat]})" if seat is not None and notice.kind in VERIFIED_KINDS else "")
+            + (f" [{problem}]" if problem is not None else "")
         )
         save_record(game_dir, record)
         remove(item.path)
+        return record, notice.kind
+
+    def _set_aside(
+        self,
+        folder: GameFolder,
+        game_dir: Path,
+        record: Record,
+        item: InboxFile,
+        post: Post,
+        now: int,
+        reason: str,
+    ) -> tuple[Record, str | None]:
+        """Refuse an inbox entry that is not read (not a file, unreadable, too big): one
+        notice to the owner of the folder, then move it aside whole; what cannot be moved is
+        remembered by its ``stat`` identity and ignored from then on."""
+        try:
+            st = item.st or os.lstat(item.path)
+        except FileNotFoundError:
+            return record, None
+        key = identity_key(item.folder, item.path.name, st)
+        if key in record.ignored:
+            return record, None
+        save = folder.read(self.card)
+        source = self._source(item)
+        notice = Notice(
+            "malformed",
+            game_id=save.game_id,
+            turn=save.turn,
+            source=source,
+            received=iso(now),
+            message=f"{source}: {reason}; it was set aside unread.",
+            hint="drop only the signed order file itself, as 'pbem sign' writes it (a plain, readable file)",
+        )
+        self._answer(game_dir, save, notice, None, item, post, key)
+        note: dict[str, object] = {"was": source, "received": iso(now), "result": "malformed"}
+        note["reason"] = reason
+        where = self._quarantine(game_dir).move(item.path, key, note)
+        if where is None and os.path.lexists(item.path):
+            record = replace(record, ignored=(*record.ignored, key)[-Record.KEEP_IGNORED :])
+            outcome = "cannot be moved: left in place and ignored"
+        else:
+            outcome = f"moved aside to {where}" if where is not None else "gone"
+        record = record.logged(f"{iso(now)} {source}: malformed ({reason}); {outcome}")
+        save_record(game_dir, record)
         return record, notice.kind
 
     def _submit(
@@ -513,15 +640,17 @@ class Moderator:
             from pbem.moderator.judge import mail_origin
 
             origin = mail_origin(self.state_dir, item.path.name)
-            if origin is not None and origin.get("from"):
+            sender = origin.get("from") if origin is not None else None
+            if isinstance(sender, str) and sender and origin is not None:
+                reply_to = origin.get("message_id")
                 post.mail_only(
-                    origin["from"],
+                    sender,
                     notice.subject,
                     text,
                     f"{save.game_id}/notice/{key}",
-                    origin.get("message_id"),
+                    reply_to if isinstance(reply_to, str) else None,
                 )
-        write_once(game_dir / "notices" / filename, text)
+        write_once(game_dir / NOTICES_DIR / filename, text)
 
     # ---- deadlines and advancing -------------------------------------------------------------
     def _plan(

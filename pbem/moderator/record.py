@@ -9,21 +9,44 @@ moderator killed at any instant finds on restart exactly what it had done:
 * ``handled``: inbox files already answered (a crash before their removal);
 * ``advancing``: an advance under way, with the missed-turn counts to apply once the
   save shows the new turn;
-* ``delivered``: the turn (and save revision) whose reports were handed out.
+* ``delivered``: the turn (and save revision) whose reports were handed out;
+* ``ignored``: inbox entries that could be neither read nor moved aside, by ``stat``
+  identity (reported once, then left alone).
+
+The record sits in the shared folder, so it is read like any input: bounded in size, every
+field checked for its type and range.  A damaged record never stops a game: whatever of it
+is sound is kept, each damaged field falls back to its safe default (see
+:func:`read_record`), and the moderator keeps the damaged file in its quarantine.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pbem.moderator.durable import write_atomic
+from pbem.moderator.quarantine import Unreadable, read_inbox_file, shown
 from pbem.timing import SeatRecord, TurnClock
 
 RECORD_DIR = "moderator"
 RECORD_NAME = "record.json"
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+"""A record is a few kilobytes; one larger than this is damaged."""
+MAX_TIME = 10**11
+"""Seconds since the epoch: later than any real clock (year 5138) and still a valid date."""
+MAX_COUNT = 10**9
+"""Turns, revisions and missed-turn counts."""
+MAX_TEXT = 2000
+"""Characters of one string field (keys, names, journal lines)."""
+MAX_ITEMS = 10_000
+"""Entries of one list or table field."""
+
+
+class _Bad(Exception):
+    """A field of the record is not what it should be."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +64,16 @@ class Record:
     missed_counted: tuple[str, ...] = ()
     """Seats already counted as missing this turn (the ``wait`` policy)."""
     log: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+    """Inbox entries left in place for good (``stat`` identity keys)."""
+
+    KEEP_HANDLED: ClassVar[int] = 1000
+    """Answered files remembered (only the newest matters: the one a crash interrupted)."""
+    KEEP_IGNORED: ClassVar[int] = 1000
+
+    def with_handled(self, key: str) -> Record:
+        """The record with ``key`` among the answered files (the oldest keys are dropped)."""
+        return replace(self, handled=(*self.handled, key)[-self.KEEP_HANDLED :])
 
     def seat(self, name: str) -> SeatRecord:
         return self.seats.get(name.lower(), SeatRecord())
@@ -64,36 +97,186 @@ class Record:
             "advancing": self.advancing,
             "missed_counted": list(self.missed_counted),
             "log": list(self.log),
+            "ignored": list(self.ignored),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Record:
-        clock = data.get("clock")
-        delivered = data.get("delivered")
-        return cls(
-            clock=None if clock is None else TurnClock.from_json(clock),
-            reminders_sent=tuple(data.get("reminders_sent", ())),
-            seats={k: SeatRecord.from_json(v) for k, v in data.get("seats", {}).items()},
-            delivered=None if delivered is None else (int(delivered[0]), int(delivered[1])),
-            inflight=data.get("inflight"),
-            handled=tuple(data.get("handled", ())),
-            advancing=data.get("advancing"),
-            missed_counted=tuple(data.get("missed_counted", ())),
-            log=tuple(data.get("log", ())),
+        """The record in ``data``, with every damaged field at its default."""
+        return cls.salvage(data)[0]
+
+    @classmethod
+    def salvage(cls, data: object) -> tuple[Record, list[str]]:
+        """The record in ``data`` and the names of the fields that were damaged (wrong type,
+        out of range) and fell back to their defaults.  Never raises."""
+        if not isinstance(data, dict):
+            return cls(), ["the whole record (not a JSON object)"]
+        readers: dict[str, Callable[[Any], Any]] = {
+            "clock": lambda v: None if v is None else _clock(v),
+            "reminders_sent": lambda v: tuple(_int(x, 0, 1000) for x in _list(v)),
+            "seats": _seats,
+            "delivered": lambda v: None if v is None else _pair(v),
+            "inflight": lambda v: None if v is None else _inflight(v),
+            "handled": lambda v: _texts(v)[-cls.KEEP_HANDLED :],
+            "advancing": lambda v: None if v is None else _advancing(v),
+            "missed_counted": _texts,
+            "log": _log,
+            "ignored": lambda v: _texts(v)[-cls.KEEP_IGNORED :],
+        }
+        values: dict[str, Any] = {}
+        damaged: list[str] = []
+        for name, reader in readers.items():
+            if name not in data:
+                continue
+            try:
+                values[name] = reader(data[name])
+            except (_Bad, TypeError, ValueError, OverflowError):
+                damaged.append(name)
+        return cls(**values), damaged
+
+
+def _int(value: object, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise _Bad
+    return value
+
+
+def _opt_int(value: object, low: int, high: int) -> int | None:
+    return None if value is None else _int(value, low, high)
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise _Bad
+    return value
+
+
+def _list(value: object) -> list[Any]:
+    if not isinstance(value, list) or len(value) > MAX_ITEMS:
+        raise _Bad
+    return value
+
+
+def _dict(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict) or len(value) > MAX_ITEMS:
+        raise _Bad
+    return value
+
+
+def _texts(value: object) -> tuple[str, ...]:
+    return tuple(_text(x) for x in _list(value))
+
+
+def _clock(value: object) -> TurnClock:
+    data = _dict(value)
+    return TurnClock(
+        turn=_int(data.get("turn"), 0, MAX_COUNT),
+        started=_int(data.get("started"), 0, MAX_TIME),
+        extended=_int(data.get("extended", 0), -MAX_TIME, MAX_TIME),
+        paused_since=_opt_int(data.get("paused_since"), 0, MAX_TIME),
+        paused_total=_int(data.get("paused_total", 0), 0, MAX_TIME),
+    )
+
+
+def _seats(value: object) -> dict[str, SeatRecord]:
+    seats = {}
+    for name, seat in _dict(value).items():
+        data = _dict(seat)
+        abandoned = data.get("abandoned", False)
+        if not isinstance(abandoned, bool):
+            raise _Bad
+        seats[_text(name)] = SeatRecord(
+            _int(data.get("missed_total", 0), 0, MAX_COUNT),
+            _int(data.get("missed_streak", 0), 0, MAX_COUNT),
+            abandoned,
         )
+    return seats
+
+
+def _pair(value: object) -> tuple[int, int]:
+    items = _list(value)
+    if len(items) != 2:
+        raise _Bad
+    return _int(items[0], 0, MAX_COUNT), _int(items[1], 0, MAX_COUNT)
+
+
+def _inflight(value: object) -> dict[str, Any]:
+    data = _dict(value)
+    return {"key": _text(data.get("key")), "file": _text(data.get("file", ""))}
+
+
+def _advancing(value: object) -> dict[str, Any]:
+    data = _dict(value)
+    filled = {_text(k): _text(v) for k, v in _dict(data.get("filled", {})).items()}
+    return {
+        "from_turn": _int(data.get("from_turn"), 0, MAX_COUNT),
+        "missed": list(_texts(data.get("missed", []))),
+        "on_time": list(_texts(data.get("on_time", []))),
+        "filled": filled,
+    }
+
+
+def _log(value: object) -> tuple[Any, ...]:
+    """Journal lines: text, or small flat tables of text and numbers; anything else is
+    dropped line by line (the journal is for people; a bad line loses only itself)."""
+    out: list[Any] = []
+    for entry in _list(value):
+        if isinstance(entry, str):
+            out.append(entry[:MAX_TEXT])
+        elif isinstance(entry, dict) and len(entry) <= 50:
+            flat = all(
+                isinstance(k, str) and (v is None or isinstance(v, (str, bool)) or _is_small_int(v))
+                for k, v in entry.items()
+            )
+            if flat:
+                out.append(entry)
+    return tuple(out)
+
+
+def _is_small_int(value: object) -> bool:
+    return type(value) is int and abs(value) <= MAX_TIME
 
 
 def record_path(game_dir: Path) -> Path:
     return game_dir / RECORD_DIR / RECORD_NAME
 
 
-def load_record(game_dir: Path) -> Record:
-    """The game's record; a fresh one if none was written yet (or it is unreadable)."""
+def read_record(game_dir: Path) -> tuple[Record, str | None]:
+    """The game's record, and what was wrong with it (None if it is sound or was never
+    written).  Never raises for what the file holds:
+
+    * missing: a fresh record (a game the moderator has not seen yet);
+    * unreadable, not a file, too large, not JSON, not an object: a fresh record, rebuilt
+      by the pass from the save (the turn clock restarts when it is read, so a deadline
+      is never brought forward; missed-turn counts restart; reports are handed out again,
+      which is harmless);
+    * some fields of the wrong type or out of range: those fields at their defaults, the
+      rest kept.
+    """
+    path = record_path(game_dir)
     try:
-        data = json.loads(record_path(game_dir).read_bytes())
-    except (OSError, ValueError):
-        return Record()
-    return Record.from_json(data) if isinstance(data, dict) else Record()
+        raw, size = read_inbox_file(path, MAX_RECORD_BYTES + 1)
+    except FileNotFoundError:
+        return Record(), None
+    except (OSError, Unreadable) as exc:
+        reason = exc.reason if isinstance(exc, Unreadable) else str(exc.strerror or exc)
+        return Record(), f"{reason}"
+    if len(raw) > MAX_RECORD_BYTES:
+        return Record(), f"it is {size} bytes, more than a record can be"
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        return Record(), f"it is not JSON: {shown(str(exc), 120)}"
+    record, damaged = Record.salvage(data)
+    if damaged:
+        return record, f"wrong type or value in: {', '.join(damaged)}"
+    return record, None
+
+
+def load_record(game_dir: Path) -> Record:
+    """The game's record; a fresh one if none was written yet, with any damaged field at
+    its safe default (see :func:`read_record`)."""
+    return read_record(game_dir)[0]
 
 
 def save_record(game_dir: Path, record: Record) -> None:

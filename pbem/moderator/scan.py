@@ -17,11 +17,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem.errors import UsageError
 from pbem.moderator.durable import write_atomic
 
 TEMP_SUFFIXES = (".tmp", ".temp", ".part", ".partial", ".crdownload", ".swp", ".swx", "~", ".lock", ".!sync")
@@ -36,20 +38,29 @@ def is_temporary(name: str) -> bool:
 
 @dataclass(frozen=True)
 class InboxFile:
-    """A complete file in a player's inbox folder."""
+    """A complete entry in a player's inbox folder (normally a file)."""
 
     path: Path
     folder: str
     """The inbox sub-folder it was dropped in (the player's own)."""
     size: int
     mtime_ns: int
+    mode: int = stat.S_IFREG
+    """Its ``lstat`` mode: anything but a regular file is moved aside unread."""
+    st: os.stat_result | None = None
+
+    @property
+    def regular(self) -> bool:
+        return stat.S_ISREG(self.mode)
 
 
 def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFile], bool]:
-    """Complete files under ``inbox/<player>/``, oldest first, and whether any are still settling.
+    """Complete entries under ``inbox/<player>/``, oldest first, and whether any are still
+    settling.  Nothing is followed through a symbolic link: a link, a folder, a FIFO in a
+    player's folder is listed (by its own ``lstat``) for the moderator to move aside.
 
-    A file is settling if it is younger than ``settle_ns`` (by its mtime) or is a temporary
-    name; temporaries do not count as settling (they may be abandoned for ever).
+    An entry is settling if it is younger than ``settle_ns`` (by its mtime); temporary
+    names are skipped and do not count as settling (they may be abandoned for ever).
     """
     ready: list[InboxFile] = []
     settling = False
@@ -65,14 +76,17 @@ def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFil
         except OSError:
             continue
         for entry in entries:
-            if is_temporary(entry.name) or not entry.is_file(follow_symlinks=False):
+            if is_temporary(entry.name):
                 continue
-            st = entry.stat(follow_symlinks=False)
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
             if now_ns - st.st_mtime_ns < settle_ns:
                 settling = True
                 continue
-            ready.append(InboxFile(Path(entry.path), folder.name, st.st_size, st.st_mtime_ns))
-    ready.sort(key=lambda f: (f.mtime_ns, f.folder, f.path.name))
+            ready.append(InboxFile(Path(entry.path), folder.name, st.st_size, st.st_mtime_ns, st.st_mode, st))
+    ready.sort(key=lambda f: (f.mtime_ns, os.fsencode(f.folder), os.fsencode(f.path.name)))
     return ready, settling
 
 
@@ -99,6 +113,18 @@ def watched_paths(game_dir: Path, inbox: Path, extra: Iterable[Path] = ()) -> li
     return paths
 
 
+def _valid_entry(entry: object) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    sig, next_due = entry.get("sig"), entry.get("next_due")
+    return (
+        isinstance(sig, list)
+        and all(type(v) is int for v in sig)
+        and (next_due is None or type(next_due) is int)
+        and isinstance(entry.get("settling"), bool)
+    )
+
+
 class Index:
     """The moderator's local cache of game signatures and next due times (one JSON file)."""
 
@@ -108,10 +134,12 @@ class Index:
         self.dirty = False
         try:
             data = json.loads(path.read_bytes())
-            if isinstance(data, dict) and isinstance(data.get("games"), dict):
-                self.entries = data["games"]
-        except (OSError, ValueError):
-            self.entries = {}
+        except (OSError, ValueError, RecursionError):
+            return
+        games = data.get("games") if isinstance(data, dict) else None
+        if isinstance(games, dict):
+            # A cache: an entry of the wrong shape is dropped (that game gets one full look).
+            self.entries = {k: v for k, v in games.items() if _valid_entry(v)}
 
     def unchanged(self, game: str, sig: list[int], now: int) -> bool:
         """True if nothing can have happened in ``game`` since it was last recorded."""
@@ -142,7 +170,15 @@ class Index:
                 self.dirty = True
 
     def save(self) -> None:
-        """Write the index if it changed (atomically: a torn index would only cost a full pass)."""
+        """Write the index if it changed (atomically: a torn index would only cost a full pass).
+
+        Raises UsageError if the moderator's local folder cannot be written."""
         if self.dirty:
-            write_atomic(self.path, json.dumps({"version": 1, "games": self.entries}, sort_keys=True))
+            try:
+                write_atomic(self.path, json.dumps({"version": 1, "games": self.entries}, sort_keys=True))
+            except OSError as exc:
+                raise UsageError(
+                    f"cannot write the moderator's index {self.path}: {exc.strerror or exc}",
+                    hint="check the moderator's local folder (--state-dir): free space and permissions",
+                ) from None
             self.dirty = False
