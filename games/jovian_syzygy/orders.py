@@ -230,7 +230,10 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                     raise _Bad(InvalidOrderError, "write 'spend N' with a whole number", "spend 1")
                 if spend_cap is not None:
                     raise _Bad(AmbiguousOrderError, f"a second 'spend' (line {spend_cap[0].number} has one)")
-                spend_cap = (line, int(match.group(1)))
+                digits = match.group(1)
+                if len(digits) > 6:
+                    raise _Bad(IllegalOrderError, f"{digits[:8]}... is more Psi than anyone has")
+                spend_cap = (line, int(digits))
                 if spend_cap[1] > public["psi"][seat]:
                     raise _Bad(
                         IllegalOrderError,

@@ -69,6 +69,8 @@ PAWN_WORDS = {
 }
 ARROWS = {"->": "each", "to": "each", "prefer": "prefer"}
 MAX_NEWBORNS = 4
+MAX_COUNT_DIGITS = 4
+"""Digits read in a count: a supply holds far fewer pawns (longer numbers are refused unread)."""
 """No square can give more: 12 Zerbs of a colour in a fertile square (12 // 3)."""
 
 _SQUARE = re.compile(r"^([abc])\s*(\d{1,2})$")
@@ -169,9 +171,11 @@ class _Checker:
         head, tail = self.split_else(words)
         count, pawn, where = None, None, None
         for word in head:
-            if word.isdigit():
+            if word.isascii() and word.isdigit():
                 if count is not None:
                     raise InvalidOrderError(line, "two counts")
+                if len(word) > MAX_COUNT_DIGITS:
+                    raise InvalidOrderError(line, f"{word[:8]}... is more pawns than any supply holds")
                 count = int(word)
             elif word in PAWN_WORDS and pawn is None:
                 pawn = PAWN_WORDS[word]
