@@ -69,9 +69,9 @@ PAWN_WORDS = {
 }
 ARROWS = {"->": "each", "to": "each", "prefer": "prefer"}
 MAX_NEWBORNS = 4
+"""No square can give more: 12 Zerbs of a colour in a fertile square (12 // 3)."""
 MAX_COUNT_DIGITS = 4
 """Digits read in a count: a supply holds far fewer pawns (longer numbers are refused unread)."""
-"""No square can give more: 12 Zerbs of a colour in a fertile square (12 // 3)."""
 
 _SQUARE = re.compile(r"^([abc])\s*(\d{1,2})$")
 
