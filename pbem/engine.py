@@ -37,7 +37,7 @@ from pbem.errors import (
 from pbem.folder import atomic_write, default_home, read_record, write_record
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
 from pbem.keys import Identity, PublicCard
-from pbem.orders import SignedOrders, parse, seal, unseal
+from pbem.orders import SignedOrders, is_sealed, open_orders, seal, signature_failure
 from pbem.registry import get_game
 from pbem.rng import Rng, commitment
 from pbem.save import Save, Secret, encode_save, open_secret, read_save, seal_secret
@@ -294,7 +294,7 @@ class GameFolder:
         Raises FormatError, ForeignError, SignatureError, ReplayError as appropriate.
         """
         save = loaded.save
-        signed = parse(unseal(text, moderator, source), source)
+        signed = open_orders(text, moderator, source)
         header = signed.header
         if header.game != save.game_id:
             raise ForeignError(
@@ -313,11 +313,7 @@ class GameFolder:
         try:
             signed.verify(card)
         except SignatureError:
-            raise SignatureError(
-                f"{source}: the signature does not match {card.name}'s key {card.key_id}: the orders were "
-                "changed after signing, or signed with another key",
-                f"sign the orders again with {card.name}'s own key: pbem sign ORDERS --key {card.name}.key",
-            ) from None
+            raise signature_failure(signed, card, save.players) from None
         return signed, seat
 
     def submit(self, text: str, moderator: Identity, *, source: str, now: datetime) -> Receipt:
@@ -372,7 +368,7 @@ class GameFolder:
             parsed = game.validate(view, signed.lines)
         except OrderErrors as exc:
             raise OrdersRejected(
-                "\n".join(e.describe(source) for e in exc.errors),
+                "\n".join(e.describe(signed.source) for e in exc.errors),
                 "correct the lines named above, sign again and resend (the same Seq will do: nothing was "
                 "accepted)",
             ) from None
@@ -384,7 +380,7 @@ class GameFolder:
             "source": Path(source).name,
         }
         archive = self.orders_dir(save.turn) / f"{name}.seq{header.seq}.txt"
-        sealed = text if "BEGIN AGE ENCRYPTED FILE" in text else seal(text, [save.moderator])
+        sealed = text if is_sealed(text) else seal(text, [save.moderator])
         atomic_write(archive, sealed)
         seq = dict(save.body["seq"])
         seq[name] = header.seq

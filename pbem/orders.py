@@ -17,14 +17,18 @@ A signed order file is an armoured block::
 
 The signature covers a *normalized* form of the lines between the BEGIN line and the
 signature line: mail quoting (``> ``) removed, each line trimmed, blank lines dropped,
-Unicode NFC, no-break spaces read as spaces, and dash-escaping (``- `` before a line that
-starts with ``-``, ``>`` or ``From ``) undone exactly once.  So CRLF line ends, trailing
-spaces, quoting in a reply, re-indented blank lines and text around the block do not break
-it, while any change to a word of an order does.  Headers are read only from the verified
-lines; text outside the block is ignored (a player may reply to a report with orders in it).
+Unicode NFC, no-break spaces read as spaces, byte-order marks dropped, and dash-escaping
+(``- `` before a line that starts with ``-``, ``>`` or ``From ``) undone exactly once.  So
+CRLF line ends, trailing spaces, quoting in a reply, re-indented blank lines and text around
+the block do not break it, while any change to a word of an order does.  Headers are read
+only from the verified lines; text outside the block is ignored (a player may reply to a
+report with orders in it).  Every line pbem writes is at most :data:`WIDTH` characters.
 
 A block may be *sealed*: the whole signed block encrypted (age) to the moderator, so that
 orders that name hidden cards can sit in a shared folder or a mailing list.
+
+Everything read here is bounded (:data:`MAX_TEXT`, :data:`MAX_LINE`, :data:`MAX_ORDERS`, nine
+digits for numbers) and every refusal is a :class:`FormatError` naming the file and line.
 """
 
 from __future__ import annotations
@@ -32,13 +36,24 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import textwrap
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pbem.errors import FormatError
+from pbem.errors import FormatError, KeyFileError, SignatureError
 from pbem.game import OrderLine
-from pbem.keys import ORDERS_DOMAIN, Identity, PublicCard, encrypt
+from pbem.keys import ORDERS_DOMAIN, Identity, PublicCard, check_name, encrypt
+from pbem.transit import (
+    WHAT_TO_DO,
+    Damage,
+    age_header_damage,
+    armour_damage,
+    decode_armour,
+    long_line,
+    rewrapped,
+    signature_damage,
+)
 
 BEGIN = "-----BEGIN PBEM ORDERS-----"
 SIGNATURE = "-----BEGIN PBEM SIGNATURE-----"
@@ -47,9 +62,28 @@ AGE_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
 AGE_END = "-----END AGE ENCRYPTED FILE-----"
 
 HEADERS = ("Game", "Turn", "Player", "Seq")
+
+WIDTH = 71
+"""The longest line pbem writes in an order file or form: under 72, so mail does not re-wrap it."""
+MAX_TEXT = 1_000_000
+"""Characters in a file or mail handed to the order parsers (a reply quoting a whole report
+is a few thousand; what pbem sign writes, a few hundred)."""
+MAX_LINE = 1_000
+"""Characters in one line of an order block or form."""
+MAX_BLOCK_LINES = 1_000
+"""Lines between an order block's BEGIN and signature lines, comments included."""
+MAX_ORDERS = 200
+"""Order lines in one file (a turn of any shipped game needs a few dozen at most)."""
+MAX_SEALED = 8
+"""Sealed blocks looked at in one file or mail (each is decrypted to find the orders)."""
+MAX_DIGITS = 9
+"""Digits of a Turn or Seq number."""
+
 _QUOTE_RE = re.compile(r"^(?:[ \t]*>)+[ \t]?")
 _HEADER_RE = re.compile(r"^(Game|Turn|Player|Seq)\s*:\s*(.*)$", re.IGNORECASE)
+_GAME_ID_RE = re.compile(r"[0-9A-F]{16}")
 _NEEDS_ESCAPE = ("-", ">", "From ")
+_BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -74,6 +108,10 @@ class SignedOrders:
     signed_text: str
     signature: bytes
     source: str
+    body: tuple[tuple[int, str], ...] = ()
+    """Every signed line with its line number in the file (for diagnosing damage)."""
+    signature_widths: tuple[int, ...] = ()
+    """The widths of the signature's base64 lines as received."""
 
     @property
     def digest(self) -> str:
@@ -85,6 +123,13 @@ class SignedOrders:
         card.verify(ORDERS_DOMAIN, self.signed_text.encode(), self.signature)
 
 
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, shortened when long (with its length)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 def _is_number(text: str) -> bool:
     """Whether ``text`` is a whole number in ASCII digits (``str.isdigit`` also accepts "²"
     and "٣", which ``int`` then refuses or reads)."""
@@ -92,8 +137,8 @@ def _is_number(text: str) -> bool:
 
 
 def _normalize(line: str) -> str:
-    # Some mail clients turn spaces into no-break spaces: both sides see plain spaces.
-    return unicodedata.normalize("NFC", line.replace("\u00a0", " ").strip())
+    # Some mail clients turn spaces into no-break spaces, Windows editors add byte-order marks.
+    return unicodedata.normalize("NFC", line.replace("\u00a0", " ").replace(_BOM, "").strip())
 
 
 def _escape(line: str) -> str:
@@ -109,22 +154,109 @@ def strip_comment(text: str) -> str:
     return text.split("#", 1)[0].strip()
 
 
+def check_size(text: str, source: str) -> None:
+    """Raise FormatError if ``text`` is larger than any order file (checked before any work)."""
+    if len(text) > MAX_TEXT:
+        raise FormatError(
+            f"{source}: {len(text):,} characters; an order file or mail holds at most {MAX_TEXT:,}",
+            "send only your order file (pbem sign writes a few hundred characters)",
+        )
+
+
+def _lines(text: str) -> list[str]:
+    """Lines of ``text`` (any line ends), without a leading byte-order mark."""
+    return text.removeprefix(_BOM).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _unquoted(text: str) -> list[str]:
+    """Lines of ``text`` with mail quoting removed and no-break spaces read as spaces."""
+    return [_QUOTE_RE.sub("", raw) for raw in _lines(text.replace("\u00a0", " "))]
+
+
+def _header_value(name: str, value: str, where: str) -> str | int:
+    """Check one header value; raise FormatError saying what is wrong and where."""
+    if name in ("Turn", "Seq"):
+        if not _is_number(value):
+            raise FormatError(f"{where}: {name} must be a whole number, got {shown(value)}")
+        if len(value) > MAX_DIGITS:
+            raise FormatError(
+                f"{where}: {name} must be a whole number of at most {MAX_DIGITS} digits, got {shown(value)}",
+                "copy the headers from your order form (pbem orders writes them)",
+            )
+        return int(value)
+    if name == "Game":
+        if not _GAME_ID_RE.fullmatch(value.upper()):
+            raise FormatError(
+                f"{where}: Game must be a game id of 16 hexadecimal digits, got {shown(value)}",
+                "copy the game id from your report (pbem orders writes it)",
+            )
+        return value.upper()
+    try:
+        return check_name(value)
+    except KeyFileError:
+        raise FormatError(
+            f"{where}: Player must be a player name (1-32 letters, digits, '_', '.' or '-'), "
+            f"got {shown(value)}"
+        ) from None
+
+
+def _header(values: dict[str, tuple[int, str]], where: str) -> OrderHeader:
+    checked = {name: _header_value(name, value, f"{where}, line {n}") for name, (n, value) in values.items()}
+    return OrderHeader(
+        game=str(checked["Game"]),
+        turn=int(checked["Turn"]),
+        player=str(checked["Player"]),
+        seq=int(checked["Seq"]),
+    )
+
+
 def signed_text(header: OrderHeader, orders: Iterable[str]) -> str:
     """The exact normalized text a signature covers."""
     body = [_normalize(line) for line in [*header.lines(), *orders]]
     return "\n".join(line for line in body if line) + "\n"
 
 
+def fit_width(lines: Sequence[tuple[int, str]], source: str) -> list[str]:
+    """Order lines (with their line numbers) made to fit :data:`WIDTH` as signed.
+
+    A long ``#`` comment moves to comment lines of its own under the order; an order that is
+    itself too long cannot be wrapped, so FormatError names its line and what to do.
+    """
+    out: list[str] = []
+    for number, raw in lines:
+        text = _normalize(raw)
+        if len(_escape(text)) <= WIDTH:
+            out.append(text)
+            continue
+        order = strip_comment(text)
+        comment = text.split("#", 1)[1].strip() if "#" in text else ""
+        if not comment or len(_escape(order)) > WIDTH:
+            raise FormatError(
+                f"{source}, line {number}: the order {shown(order)} is {len(_escape(order))} characters; "
+                f"pbem keeps every line at most {WIDTH} characters so that mail does not re-wrap it",
+                "shorten that line, or split it into several orders (see the game's order syntax)",
+            )
+        if order:
+            out.append(order)
+        out += textwrap.wrap(comment, WIDTH, initial_indent="# ", subsequent_indent="# ")
+    return out
+
+
 def sign(identity: Identity, header: OrderHeader, orders: Sequence[str]) -> str:
     """Sign ``orders`` (one per line, ``#`` comments allowed) as an armoured block.
 
-    Raises FormatError if an order line is a header or armour line, which would be ambiguous.
+    Long comments are wrapped to :data:`WIDTH`.  Raises FormatError if an order line is a
+    header or armour line (which would be ambiguous), longer than :data:`WIDTH`, or if there
+    are more than :data:`MAX_ORDERS` orders.
     """
-    for text in orders:
+    fitted = fit_width(list(enumerate(orders, start=1)), "orders")
+    for text in fitted:
         norm = _normalize(text)
         if _HEADER_RE.match(norm) or norm.startswith("-----"):
             raise FormatError(f"order line {text!r} looks like a header or armour line")
-    text = signed_text(header, orders)
+    if sum(1 for text in fitted if strip_comment(_normalize(text))) > MAX_ORDERS:
+        raise FormatError(f"more than {MAX_ORDERS} orders in one file", "send fewer orders")
+    text = signed_text(header, fitted)
     signature = base64.b64encode(identity.sign(ORDERS_DOMAIN, text.encode())).decode()
     body = text.splitlines()
     out = [BEGIN, *body[:4], "", *(_escape(line) for line in body[4:]), SIGNATURE]
@@ -138,56 +270,185 @@ def seal(block: str, recipients: Sequence[PublicCard | str]) -> str:
     return encrypt(block.encode(), recipients) + "\n"
 
 
-def _unquoted(text: str) -> list[str]:
-    """Lines of ``text`` with mail quoting removed and no-break spaces read as spaces."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
-    return [_QUOTE_RE.sub("", raw) for raw in text.split("\n")]
+# ---- sealed blocks ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Armour:
+    """One age block found in a text: its BEGIN line number and its base64 lines."""
+
+    begin: int
+    body: tuple[tuple[int, str], ...]
+    closed: bool
 
 
-def find_sealed(text: str) -> list[str]:
-    """Every age-armoured block in ``text`` (quoting removed), in order."""
-    blocks, current = [], None
-    for line in _unquoted(text):
+def _age_blocks(lines: Sequence[str]) -> list[_Armour]:
+    blocks: list[_Armour] = []
+    begin: int | None = None
+    body: list[tuple[int, str]] = []
+    for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if stripped == AGE_BEGIN:
-            current = [stripped]
-        elif current is not None:
-            current.append(stripped)
+            if begin is not None:
+                blocks.append(_Armour(begin, tuple(body), False))
+            begin, body = number, []
+        elif begin is not None:
             if stripped == AGE_END:
-                blocks.append("\n".join(current) + "\n")
-                current = None
+                blocks.append(_Armour(begin, tuple(body), True))
+                begin = None
+            elif stripped:
+                body.append((number, stripped))
+    if begin is not None:
+        blocks.append(_Armour(begin, tuple(body), False))
     return blocks
 
 
-def unseal(text: str, identity: Identity, source: str) -> str:
-    """Replace ``text`` by the plaintext of its sealed block when it holds one.
+def _has_clear_block(lines: Sequence[str]) -> bool:
+    return any(line.strip() == BEGIN for line in lines)
 
-    Raises FormatError if a sealed block cannot be opened with ``identity``.
+
+def find_sealed(text: str) -> list[str]:
+    """Every complete age-armoured block in ``text`` (quoting removed), in order."""
+    return [
+        "\n".join([AGE_BEGIN, *(t for _, t in a.body), AGE_END]) + "\n"
+        for a in _age_blocks(_unquoted(text))
+        if a.closed
+    ]
+
+
+def is_sealed(text: str) -> bool:
+    """Whether ``text`` is a sealed order file exactly as pbem sign writes it: one age block in
+    standard armour and nothing else but blank lines, so it may be archived as it is.
+
+    A clear block that merely contains an age BEGIN line, or a reply with text around a
+    sealed block, is not: the engine seals those before it files them.
     """
-    if BEGIN in text and AGE_BEGIN not in text:
-        return text
-    sealed = find_sealed(text)
-    if not sealed:
-        return text
-    if len(sealed) > 1:
+    if len(text) > MAX_TEXT:
+        return False
+    content = [(n, line) for n, line in enumerate(_lines(text), start=1) if line.strip()]
+    if len(content) < 3 or content[0][1] != AGE_BEGIN or content[-1][1] != AGE_END:
+        return False
+    return armour_damage(content[1:-1]) is None
+
+
+def _open_block(block: _Armour, identity: Identity, source: str) -> str:
+    """Decrypt one age block, repairing re-wrapped lines; FormatError says what went wrong."""
+    where = f"{source}, line {block.begin}"
+    if not block.closed:
         raise FormatError(
-            f"{source}: holds {len(sealed)} sealed blocks", "send one order block per file or mail"
+            f"{where}: the sealed block has no {AGE_END!r} line: the block was changed in transit "
+            "(its end was cut off)",
+            WHAT_TO_DO,
+        )
+    damage = armour_damage(block.body)
+    if damage is not None and not damage.repairable:
+        raise FormatError(f"{where}: {damage.describe()}", WHAT_TO_DO)
+    lines = rewrapped(block.body) if damage is not None else [t for _, t in block.body]
+    raw = decode_armour(lines)
+    problem = "the data is not base64" if raw is None else age_header_damage(raw)
+    if problem is not None:
+        raise FormatError(
+            f"{where}: {Damage('damaged characters', problem).describe()}",
+            WHAT_TO_DO,
         )
     try:
-        return identity.decrypt(sealed[0]).decode("utf-8")
-    except (FormatError, UnicodeDecodeError):
+        plain = identity.decrypt("\n".join([AGE_BEGIN, *lines, AGE_END]) + "\n")
+    except FormatError as exc:
+        if "no matching keys" not in exc.message.lower():
+            damaged = Damage("damaged characters", "the encrypted data does not check out")
+            raise FormatError(
+                f"{where}: {damaged.describe()}",
+                WHAT_TO_DO,
+            ) from None
         raise FormatError(
-            f"{source}: the sealed order block cannot be opened with the moderator's key",
-            "seal your orders to this game's moderator (pbem sign reads the key from your report)",
+            f"{where}: the sealed order block cannot be opened with the moderator's key: it was sealed "
+            "to another key, or the key lines in its header were changed in transit",
+            "seal your orders to this game's moderator (pbem sign reads the key from your report); "
+            f"if you did, {WHAT_TO_DO}",
         ) from None
+    try:
+        return plain.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError(f"{where}: the sealed block does not hold an order file (not UTF-8 text)") from None
 
 
+def open_sealed(text: str, identity: Identity, source: str) -> tuple[str, int] | None:
+    """The plaintext of the one sealed *order* block in ``text`` and its line, or None when
+    ``text`` holds a clear order block or no sealed block at all.
+
+    Sealed blocks that open to something else (the private part of a report quoted in a
+    reply, encrypted to the moderator too) are passed over.  Raises FormatError when the
+    text is too large, holds several sealed order blocks or too many blocks, or when the
+    only candidates cannot be opened (saying whether they were damaged in transit).
+    """
+    check_size(text, source)
+    lines = _unquoted(text)
+    if _has_clear_block(lines):
+        return None
+    blocks = _age_blocks(lines)
+    if not blocks:
+        return None
+    if len(blocks) > MAX_SEALED:
+        raise FormatError(
+            f"{source}: holds {len(blocks)} sealed blocks; at most {MAX_SEALED} are read",
+            "send one order block per file or mail",
+        )
+    found: list[tuple[str, int]] = []
+    failures: list[FormatError] = []
+    for block in blocks:
+        try:
+            plain = _open_block(block, identity, source)
+        except FormatError as exc:
+            failures.append(exc)
+            continue
+        if _has_clear_block(_lines(plain)):
+            found.append((plain, block.begin))
+    if len(found) > 1:
+        raise FormatError(
+            f"{source}: holds {len(found)} sealed order blocks (lines {', '.join(str(b) for _, b in found)})",
+            "send one order block per file or mail",
+        )
+    if found:
+        return found[0]
+    if failures:
+        raise failures[0]
+    raise FormatError(
+        f"{source}: no order block found: its sealed block(s) hold no orders (a quoted report?)",
+        "sign your orders with: pbem sign ORDERS --key YOUR.key, and send what it writes",
+    )
+
+
+def unseal(text: str, identity: Identity, source: str) -> str:
+    """Replace ``text`` by the plaintext of its sealed order block when it holds one.
+
+    Raises FormatError as :func:`open_sealed` does.
+    """
+    opened = open_sealed(text, identity, source)
+    return text if opened is None else opened[0]
+
+
+def open_orders(text: str, identity: Identity, source: str) -> SignedOrders:
+    """Read the order block of a file or mail, opening it first if it is sealed.
+
+    Line numbers point into the file for a clear block; for a sealed one, into the signed
+    block inside it, and the source says so ("alice.txt, sealed block, line 7").
+    Raises FormatError as :func:`open_sealed` and :func:`parse` do.
+    """
+    opened = open_sealed(text, identity, source)
+    if opened is None:
+        return parse(text, source)
+    plain, line = opened
+    label = f"{source}, sealed block" if line == 1 else f"{source}, sealed block of line {line}"
+    return parse(plain, label)
+
+
+# ---- clear blocks -----------------------------------------------------------------------------
 def parse(text: str, source: str = "orders") -> SignedOrders:
     """Read the one signed order block in ``text``; the signature is NOT checked here.
 
-    Raises FormatError (with the file, line and offending text) when there is no block,
-    more than one, a missing or malformed header, or no signature.
+    Raises FormatError (with the file, line and offending text) when the text is too large,
+    there is no block, more than one, a missing or malformed header, a line or block beyond
+    the bounds, or no signature.
     """
+    check_size(text, source)
     lines = _unquoted(text)
     starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
     if not starts:
@@ -196,8 +457,9 @@ def parse(text: str, source: str = "orders") -> SignedOrders:
             "sign your orders with: pbem sign ORDERS --key YOUR.key",
         )
     if len(starts) > 1:
+        shown_starts = ", ".join(str(s + 1) for s in starts[:10]) + (", ..." if len(starts) > 10 else "")
         raise FormatError(
-            f"{source}: {len(starts)} order blocks found (lines {', '.join(str(s + 1) for s in starts)})",
+            f"{source}: {len(starts)} order blocks found (lines {shown_starts})",
             "send one order block per file or mail",
         )
     start = starts[0]
@@ -216,15 +478,27 @@ def parse(text: str, source: str = "orders") -> SignedOrders:
             f"{source}, line {start + 1}: the order block is not signed",
             "sign it with: pbem sign ORDERS --key YOUR.key",
         )
-    try:
-        signature = base64.b64decode(
-            "".join(line.strip() for line in lines[sig_at + 1 : end_at]), validate=True
+    if sig_at - start - 1 > MAX_BLOCK_LINES:
+        raise FormatError(
+            f"{source}, line {start + 1}: the order block has {sig_at - start - 1:,} lines; "
+            f"at most {MAX_BLOCK_LINES:,} are read",
+            "send only your orders",
         )
+    sig_lines = [line.strip() for line in lines[sig_at + 1 : end_at] if line.strip()]
+    if len("".join(sig_lines)) > 200:
+        raise FormatError(f"{source}, line {sig_at + 2}: the signature is far too long to be one")
+    try:
+        signature = base64.b64decode("".join(sig_lines), validate=True)
     except ValueError:
         raise FormatError(f"{source}, line {sig_at + 2}: the signature is not valid base64") from None
 
     kept: list[tuple[int, str]] = []
     for i in range(start + 1, sig_at):
+        if len(lines[i]) > MAX_LINE:
+            raise FormatError(
+                f"{source}, line {i + 1}: {len(lines[i]):,} characters; a line holds at most {MAX_LINE:,}",
+                "no order is that long: send the file pbem sign wrote",
+            )
         norm = _normalize(lines[i])
         if norm:
             kept.append((i + 1, _unescape(norm)))
@@ -243,23 +517,74 @@ def parse(text: str, source: str = "orders") -> SignedOrders:
             f"{source}, line {start + 2}: the order block lacks the header(s) {', '.join(missing)}",
             "start the block with Game:, Turn:, Player: and Seq: lines (pbem orders writes them)",
         )
-    ints: dict[str, int] = {}
-    for name in ("Turn", "Seq"):
-        number, value = header_values[name]
-        if not _is_number(value):
-            raise FormatError(f"{source}, line {number}: {name} must be a whole number, got {value!r}")
-        ints[name] = int(value)
-    header = OrderHeader(
-        game=header_values["Game"][1].upper(),
-        turn=ints["Turn"],
-        player=header_values["Player"][1],
-        seq=ints["Seq"],
-    )
+    header = _header(header_values, source)
     orders = tuple(OrderLine(n, strip_comment(t)) for n, t in kept[4:] if strip_comment(t))
+    if len(orders) > MAX_ORDERS:
+        raise FormatError(
+            f"{source}, line {orders[MAX_ORDERS].number}: more than {MAX_ORDERS} orders in one file",
+            "send fewer orders",
+        )
     signed = "\n".join(t for _, t in kept) + "\n"
-    return SignedOrders(header, orders, signed, signature, source)
+    widths = tuple(len(line) for line in sig_lines)
+    return SignedOrders(header, orders, signed, signature, source, tuple(kept), widths)
 
 
+def _joined_verifies(signed: SignedOrders, card: PublicCard) -> int | None:
+    """The line number after which joining two lines makes the signature verify (a fact:
+    those two lines were one when signed), else None.  Tries at most 200 joins."""
+    body = signed.body
+    for k in range(min(len(body) - 1, 200)):
+        texts = [t for _, t in body]
+        texts[k : k + 2] = [f"{texts[k]} {texts[k + 1]}"]
+        try:
+            card.verify(ORDERS_DOMAIN, ("\n".join(texts) + "\n").encode(), signed.signature)
+        except SignatureError:
+            continue
+        return k
+    return None
+
+
+def signature_failure(
+    signed: SignedOrders, card: PublicCard, others: Sequence[PublicCard] = (), source: str | None = None
+) -> SignatureError:
+    """The error for orders whose signature does not verify with ``card``, from facts.
+
+    Names another player's key when that key made the signature; says "changed in transit"
+    with the evidence when the signature lines were re-wrapped or damaged or two lines were
+    one when signed; otherwise says the orders were changed after signing or signed with
+    another key.
+    """
+    src = source or signed.source
+    mine = f"{card.name}'s key {card.key_id}"
+    for other in others:
+        if other.verify_key == card.verify_key:
+            continue
+        try:
+            signed.verify(other)
+        except SignatureError:
+            continue
+        return SignatureError(
+            f"{src}: these orders say Player: {signed.header.player} but were signed with {other.name}'s key",
+            f"each player signs their own orders with their own key (pbem sign ORDERS --key {card.name}.key)",
+        )
+    damage = signature_damage(signed.signature_widths, signed.signature) if signed.signature_widths else None
+    if damage is None:
+        joined = _joined_verifies(signed, card)
+        if joined is not None:
+            first, second = signed.body[joined][0], signed.body[joined + 1][0]
+            damage = Damage("re-wrapped lines", f"lines {first} and {second} were one line when signed")
+    if damage is None:
+        damage = long_line(signed.body, WIDTH) if signed.body else None
+    if damage is not None:
+        return SignatureError(f"{src}: the signature does not match {mine}: {damage.describe()}", WHAT_TO_DO)
+    return SignatureError(
+        f"{src}: the signature does not match {mine}: the orders were changed after signing, "
+        "or signed with another key",
+        f"sign the orders again with {card.name}'s own key: pbem sign ORDERS --key {card.name}.key",
+    )
+
+
+# ---- forms ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Draft:
     """An unsigned order file as a player fills it in: headers, orders, comments."""
@@ -268,41 +593,60 @@ class Draft:
     orders: tuple[str, ...]
     lines: tuple[OrderLine, ...]
     seal_to: str | None
+    numbered: tuple[tuple[int, str], ...] = ()
+    """The lines to sign (``orders``) with their line numbers in the form."""
 
 
 def parse_draft(text: str, source: str = "orders") -> Draft:
     """Read an unsigned order form (``pbem orders`` writes one).
 
-    Header lines may come anywhere; ``Seal-To: age1...`` names the moderator's recipient.
-    Raises FormatError for missing headers or a file that is already signed.
+    Header lines may come anywhere; ``Seal-To: age1...`` names the moderator's recipient;
+    mail quoting and a byte-order mark are ignored.  Raises FormatError for a file that is
+    too large, signed or sealed already, lines beyond the bounds, or missing, repeated or
+    malformed headers.
     """
-    if BEGIN in text:
+    check_size(text, source)
+    raw_lines = _unquoted(text)
+    if _has_clear_block(raw_lines):
         raise FormatError(f"{source} is already signed", "edit the unsigned form and sign it again")
-    values: dict[str, str] = {}
-    orders: list[str] = []
+    if any(line.strip() == AGE_BEGIN for line in raw_lines):
+        raise FormatError(f"{source} is sealed already", "sign the unsigned form you filled in")
+    values: dict[str, tuple[int, str]] = {}
+    numbered: list[tuple[int, str]] = []
     lines: list[OrderLine] = []
     seal_to = None
-    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+    for number, raw in enumerate(raw_lines, start=1):
+        if len(raw) > MAX_LINE:
+            raise FormatError(
+                f"{source}, line {number}: {len(raw):,} characters; a line holds at most {MAX_LINE:,}",
+                "no order is that long: start from the form pbem orders writes",
+            )
         norm = _normalize(raw)
         match = _HEADER_RE.match(strip_comment(norm))
         if match:
-            values[match.group(1).capitalize()] = match.group(2).strip()
+            name, value = match.group(1).capitalize(), match.group(2).strip()
+            if name in values and values[name][1] != value:
+                raise FormatError(
+                    f"{source}, line {number}: header {name!r} given twice "
+                    f"(line {values[name][0]} says {shown(values[name][1])})",
+                    "keep one of them",
+                )
+            values[name] = (number, value)
             continue
         if norm.lower().startswith("seal-to:"):
             seal_to = norm.split(":", 1)[1].strip()
             continue
         if norm and not norm.startswith("#"):
-            orders.append(norm)
+            numbered.append((number, norm))
         if strip_comment(norm):
             lines.append(OrderLine(number, strip_comment(norm)))
+            if len(lines) > MAX_ORDERS:
+                raise FormatError(f"{source}, line {number}: more than {MAX_ORDERS} orders in one file")
     missing = [h for h in HEADERS if h not in values]
     if missing:
         raise FormatError(
             f"{source}: the order form lacks the header(s) {', '.join(missing)}",
             "start from the form pbem orders writes",
         )
-    for name in ("Turn", "Seq"):
-        if not _is_number(values[name]):
-            raise FormatError(f"{source}: {name} must be a whole number, got {values[name]!r}")
-    header = OrderHeader(values["Game"].upper(), int(values["Turn"]), values["Player"], int(values["Seq"]))
-    return Draft(header, tuple(orders), tuple(lines), seal_to)
+    header = _header(values, source)
+    return Draft(header, tuple(t for _, t in numbered), tuple(lines), seal_to, tuple(numbered))

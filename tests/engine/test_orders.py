@@ -367,13 +367,15 @@ def test_sealed_to_another_key(keys: dict[str, Identity], block: str) -> None:
     sealed = seal(block, [keys["moderator2"].public()])
     with pytest.raises(FormatError) as info:
         unseal(sealed, keys["moderator"], "mail.txt")
-    assert "mail.txt: the sealed order block cannot be opened with the moderator's key" in info.value.message
+    assert "mail.txt, line 1: the sealed order block cannot be opened with the moderator's key" in (
+        info.value.message
+    )
     assert info.value.hint and "seal" in info.value.hint
 
 
 def test_two_sealed_blocks(keys: dict[str, Identity], block: str) -> None:
     sealed = seal(block, [keys["moderator"].public()])
-    with pytest.raises(FormatError, match="holds 2 sealed blocks"):
+    with pytest.raises(FormatError, match=r"holds 2 sealed order blocks \(lines 1, 1[0-9]\)"):
         unseal(sealed + "\n" + sealed, keys["moderator"], "mail.txt")
 
 
