@@ -145,6 +145,7 @@ class PublicCard:
         Raises KeyFileError if there is no card, FormatError if it is malformed, and
         SignatureError if its self-signature does not verify.
         """
+        text = text.removeprefix("\ufeff")  # a byte-order mark (Windows Notepad)
         lines = [re.sub(r"^(\s*>)+\s?", "", line).strip() for line in text.splitlines()]
         try:
             start = lines.index(_CARD_BEGIN)
@@ -276,7 +277,7 @@ class Identity:
         source = Path(path)
         try:
             mode = source.stat().st_mode
-            text = source.read_text(encoding="utf-8")
+            text = source.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of it
         except (OSError, UnicodeDecodeError) as exc:
             raise KeyFileError(f"cannot read identity {source}: {exc}") from None
         if _CARD_BEGIN in text:
