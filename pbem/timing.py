@@ -28,25 +28,29 @@ from typing import Any, Protocol
 from pbem.errors import UsageError
 
 _UNITS = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60, "s": 1}
-_DURATION = re.compile(r"(\d+)\s*([wdhms])")
+_DURATION = re.compile(r"([0-9]{1,12})\s*([wdhms])")
+MAX_DURATION = 10 * 365 * 86400
+"""The longest duration read (ten years): longer ones are mistakes, and would overflow dates."""
 
 
 def parse_duration(value: object, what: str = "duration") -> int:
     """Seconds in ``value``: an int (seconds) or text such as ``"2d"``, ``"1h30m"``, ``"90s"``.
 
-    Raises UsageError naming ``what`` when the value cannot be read or is negative.
+    Raises UsageError naming ``what`` when the value cannot be read, is negative or is
+    longer than MAX_DURATION.
     """
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
     if isinstance(value, bool):
-        raise UsageError(f"{what}: expected a duration such as '48h', got {value!r}")
+        raise UsageError(f"{what}: expected a duration such as '48h', got {shown}")
     if isinstance(value, int):
         if value < 0:
-            raise UsageError(f"{what}: a duration cannot be negative ({value})")
-        return value
+            raise UsageError(f"{what}: a duration cannot be negative ({shown})")
+        return _bounded(value, what)
     if not isinstance(value, str):
-        raise UsageError(f"{what}: expected a duration such as '48h', got {value!r}")
+        raise UsageError(f"{what}: expected a duration such as '48h', got {shown}")
     text = value.strip().lower().replace(" ", "")
-    if text.isdigit():
-        return int(text)
+    if text.isascii() and text.isdigit():
+        return _bounded(int(text) if len(text) <= 12 else MAX_DURATION + 1, what)
     pos, total = 0, 0
     for match in _DURATION.finditer(text):
         if match.start() != pos:
@@ -55,10 +59,16 @@ def parse_duration(value: object, what: str = "duration") -> int:
         pos = match.end()
     if pos != len(text) or not text:
         raise UsageError(
-            f"{what}: cannot read duration {value!r}",
+            f"{what}: cannot read duration {shown}",
             hint="write a number with a unit: w, d, h, m or s, e.g. '2d', '1h30m', '90s'",
         )
-    return total
+    return _bounded(total, what)
+
+
+def _bounded(seconds: int, what: str) -> int:
+    if seconds > MAX_DURATION:
+        raise UsageError(f"{what}: longer than ten years", hint="write a shorter duration, e.g. '2d'")
+    return seconds
 
 
 def format_duration(seconds: int) -> str:

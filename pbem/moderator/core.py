@@ -45,7 +45,7 @@ from pbem.moderator.quarantine import (
     ensure_real_dir,
     identity_key,
     kind_of_mode,
-    read_inbox_file,
+    read_untrusted,
     shown,
 )
 from pbem.moderator.record import RECORD_DIR, Record, load_record, read_record, record_path, save_record
@@ -290,7 +290,7 @@ class Moderator:
             path = record_path(game_dir)
             note: dict[str, object] = {"was": f"{RECORD_DIR}/{path.name}", "reason": damage, "when": iso(now)}
             try:
-                data, _ = read_inbox_file(path, 64 * 1024 * 1024)
+                data, _ = read_untrusted(path, 64 * 1024 * 1024)
             except (OSError, Unreadable):
                 # Not a file (a folder, a link, a FIFO): move it out of the way whole.
                 if os.path.lexists(path):
@@ -410,7 +410,7 @@ class Moderator:
             reason = f"the file is {item.size} bytes; no order file is that big"
             return self._set_aside(folder, game_dir, record, item, post, now, reason)
         try:
-            data, size = read_inbox_file(item.path, MAX_ORDER_BYTES + 1)
+            data, size = read_untrusted(item.path, MAX_ORDER_BYTES + 1)
         except FileNotFoundError:
             return record, None
         except Unreadable as exc:

@@ -89,7 +89,7 @@ def content_key(folder: str, name: str, mtime_ns: int, data: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()[:24]
 
 
-def read_inbox_file(path: Path, limit: int) -> tuple[bytes, int]:
+def read_untrusted(path: Path, limit: int) -> tuple[bytes, int]:
     """The first ``limit`` bytes of the regular file ``path`` and its size.
 
     Never follows a symbolic link and never blocks on a FIFO or a device.  Raises
@@ -197,7 +197,7 @@ class Quarantine:
                 with contextlib.suppress(FileExistsError):
                     os.symlink(link, target)
             elif stat.S_ISREG(st.st_mode) and st.st_size <= MAX_COPY_BYTES:
-                data, _ = read_inbox_file(path, MAX_COPY_BYTES)
+                data, _ = read_untrusted(path, MAX_COPY_BYTES)
                 write_atomic(target, data)
             else:
                 return False

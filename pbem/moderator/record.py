@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pbem.moderator.durable import write_atomic
-from pbem.moderator.quarantine import Unreadable, read_inbox_file, shown
+from pbem.moderator.quarantine import Unreadable, read_untrusted, shown
 from pbem.timing import SeatRecord, TurnClock
 
 RECORD_DIR = "moderator"
@@ -255,7 +255,7 @@ def read_record(game_dir: Path) -> tuple[Record, str | None]:
     """
     path = record_path(game_dir)
     try:
-        raw, size = read_inbox_file(path, MAX_RECORD_BYTES + 1)
+        raw, size = read_untrusted(path, MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         return Record(), None
     except (OSError, Unreadable) as exc:
