@@ -11,6 +11,8 @@ entry resends that one mail, with the same Message-ID).
 from __future__ import annotations
 
 import base64
+import binascii
+import contextlib
 import hashlib
 import json
 import os
