@@ -29,6 +29,22 @@ MAIL_FOLDER = "_mail"
 """The inbox sub-folder the judge drops mailed order blocks into."""
 
 
+def _queued_mail(raw: bytes) -> Outgoing | None:
+    """The mail in one outbox entry, or None if the entry is damaged."""
+    try:
+        data = json.loads(raw)
+        texts = [data[k] for k in ("to", "subject", "body", "key")]
+        reply = data.get("in_reply_to")
+        if not all(isinstance(t, str) for t in texts) or not (reply is None or isinstance(reply, str)):
+            return None
+        attachments = tuple((n, base64.b64decode(d, validate=True)) for n, d in data["attachments"])
+        if not all(isinstance(n, str) for n, _ in attachments):
+            return None
+    except (ValueError, TypeError, KeyError, RecursionError, binascii.Error):
+        return None
+    return Outgoing(texts[0], texts[1], texts[2], texts[3], attachments, reply)
+
+
 class Outbox:
     """Mails waiting to be sent, one JSON file each, on the moderator's local disk."""
 
@@ -54,34 +70,33 @@ class Outbox:
         return write_once(self._path(mail.key), json.dumps(data, sort_keys=True))
 
     def pending(self) -> list[tuple[Path, Outgoing]]:
-        """Queued mails, oldest first."""
+        """Queued mails, oldest first.  An entry that cannot be read as a queued mail
+        (damaged, truncated, wrong types) is moved to ``damaged/`` and skipped, so one bad
+        entry never stops the others from being sent."""
         out = []
         try:
             entries = sorted(
-                (e for e in os.scandir(self.folder) if e.is_file() and e.name.endswith(".json")),
-                key=lambda e: (e.stat().st_mtime_ns, e.name),
+                (
+                    e
+                    for e in os.scandir(self.folder)
+                    if e.is_file(follow_symlinks=False) and e.name.endswith(".json")
+                ),
+                key=lambda e: (e.stat(follow_symlinks=False).st_mtime_ns, e.name),
             )
-        except FileNotFoundError:
+        except OSError:
             return []
         for entry in entries:
+            path = Path(entry.path)
             try:
-                data = json.loads(Path(entry.path).read_bytes())
-            except (OSError, ValueError):
+                mail = _queued_mail(path.read_bytes())
+            except OSError:
                 continue
-            attachments = tuple((n, base64.b64decode(d)) for n, d in data["attachments"])
-            out.append(
-                (
-                    Path(entry.path),
-                    Outgoing(
-                        data["to"],
-                        data["subject"],
-                        data["body"],
-                        data["key"],
-                        attachments,
-                        data["in_reply_to"],
-                    ),
-                )
-            )
+            if mail is None:
+                with contextlib.suppress(OSError):
+                    (self.folder / "damaged").mkdir(exist_ok=True)
+                    os.replace(path, self.folder / "damaged" / path.name)
+                continue
+            out.append((path, mail))
         return out
 
     def mark_sent(self, path: Path) -> None:
