@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
 import textwrap
 import unicodedata
 from collections.abc import Sequence
@@ -25,6 +24,8 @@ from pbem.errors import FormatError, SignatureError
 from pbem.game import Event, Game, View
 from pbem.keys import REPORT_DOMAIN, Identity, PublicCard, encrypt
 from pbem.orders import AGE_BEGIN, AGE_END
+from pbem.wording import WIDTH, for_people, wrap_text
+from pbem.wording import name_seats as name_seats  # re-exported for older callers
 
 DATA_BEGIN = "-----BEGIN PBEM REPORT DATA-----"
 DATA_SIG = "-----BEGIN PBEM SIGNATURE-----"
@@ -47,26 +48,10 @@ def _b64(raw: bytes) -> list[str]:
     return _wrap64(base64.b64encode(raw).decode())
 
 
-_SEAT_RE = re.compile(r"\b[Pp]layer (\d{1,2})\b")
-
-
-def name_seats(text: str, names: Sequence[str]) -> str:
-    """Replace the games' seat references ("player 3", 1-based) by the players' names.
-
-    Games know seats, not names; this is the one place where names are put in.
-    """
-
-    def swap(match: re.Match[str]) -> str:
-        index = int(match.group(1)) - 1
-        return names[index] if 0 <= index < len(names) else match.group(0)
-
-    return _SEAT_RE.sub(swap, text)
-
-
 @lru_cache(maxsize=4096)
 def _wrapped(text: str) -> tuple[str, ...]:
     # The same events go into every player's report: wrap each text once.
-    return tuple(textwrap.wrap(text, 70, initial_indent="- ", subsequent_indent="  ") or ["-"])
+    return tuple(textwrap.wrap(text, WIDTH, initial_indent="- ", subsequent_indent="  ") or ["-"])
 
 
 def _event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
@@ -96,6 +81,38 @@ class ReportContext:
     seq: dict[str, int]
 
 
+def private_plaintext(
+    game: Game, view: View, events: Sequence[Event], ctx: ReportContext, private_text: str | None = None
+) -> bytes:
+    """The private part of ``view.seat``'s report before padding and encryption: the seat's
+    events and private text, then its private view as a base64 data block.
+
+    ``private_text`` is the game's private description with names put in (computed here when
+    not given).  The tests measure this against the game's declared padding size.  Raises
+    ValueError for the public view (seat None).
+    """
+    from pbem.render import render
+
+    seat = view.seat
+    if seat is None:
+        raise ValueError("the public view has no private part")
+    if private_text is None:
+        private_text = for_people(game.describe(view)[1], ctx.names)
+    mine = _event_lines([e for e in events if e.to is not None and seat in e.to], ctx.names)
+    plain = wrap_text(
+        render(
+            "private.txt.j2",
+            player=ctx.names[seat],
+            turn=ctx.turn,
+            events=mine,
+            private_text=private_text,
+        )
+    )
+    data = {"game_id": ctx.game_id, "turn": ctx.turn, "seat": seat, "private": view.private}
+    plain += "\n" + "\n".join([PRIVATE_BEGIN, *_b64(canonical.dumps(data)), PRIVATE_END]) + "\n"
+    return plain.encode("utf-8")
+
+
 def render_report(
     game: Game,
     view: View,
@@ -110,22 +127,14 @@ def render_report(
     """
     from pbem.render import render
 
-    public_text, private_text = (name_seats(text, ctx.names) for text in game.describe(view))
+    public_text, private_text = (for_people(text, ctx.names) for text in game.describe(view))
     seat = view.seat
     public_events = _event_lines([e for e in events if e.to is None], ctx.names)
     private_block = ""
     if seat is not None and recipient is not None:
-        mine = _event_lines([e for e in events if e.to is not None and seat in e.to], ctx.names)
-        plain = render(
-            "private.txt.j2",
-            player=ctx.names[seat],
-            turn=ctx.turn,
-            events=mine,
-            private_text=private_text,
-        )
-        data = {"game_id": ctx.game_id, "turn": ctx.turn, "seat": seat, "private": view.private}
-        plain += "\n" + "\n".join([PRIVATE_BEGIN, *_b64(canonical.dumps(data)), PRIVATE_END]) + "\n"
-        private_block = encrypt(plain.encode("utf-8"), [recipient, ctx.moderator])
+        plain = private_plaintext(game, view, events, ctx, private_text)
+        # Padded to the game's one size: the length says nothing about the hand.
+        private_block = encrypt(plain, [recipient, ctx.moderator], pad_to=game.info.padding.report)
     data = {
         "format": REPORT_FORMAT,
         "game": game.info.name,
@@ -152,12 +161,13 @@ def render_report(
         turn=ctx.turn,
         public_text=public_text,
         events=public_events,
-        outcome=ctx.outcome,
+        outcome=None if ctx.outcome is None else for_people(ctx.outcome, ctx.names),
         seed=ctx.seed,
         awaiting=list(ctx.awaiting),
         seed_commitment=ctx.seed_commitment,
         private_block=private_block,
     )
+    prose = wrap_text(prose)
     data["text_sha256"] = prose_digest(prose.splitlines())
     raw = canonical.dumps(data)
     signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, raw)).decode()
@@ -169,22 +179,38 @@ def _normal_line(line: str) -> str:
     return unicodedata.normalize("NFC", line.replace("\u00a0", " ").strip())
 
 
-def prose_digest(lines: Sequence[str]) -> str:
-    """SHA-256 of a report's text as the moderator signs it: from its first line ("PBEM
-    REPORT ..."), lines trimmed, blank lines dropped, NFC, no-break spaces as spaces, the
-    encrypted block left out (it has its own hash), so
-    that mail quoting and re-wrapped blank lines do not matter and every word does."""
+def _prose_lines(lines: Sequence[str]) -> list[str]:
+    """A report's text lines as signed: from "PBEM REPORT ...", normalised, no blank lines,
+    the encrypted block left out (it has its own hash, private_sha256)."""
     kept, inside = [], False
     for raw in lines:
         line = _normal_line(raw)
-        if line == AGE_BEGIN:  # the encrypted block has its own hash, private_sha256
+        if line == AGE_BEGIN:
             inside = True
         elif line == AGE_END:
             inside = False
         elif line and not inside:
             kept.append(line)
     start = next((i for i, line in enumerate(kept) if line.startswith(_PROSE_START)), 0)
-    return hashlib.sha256("\n".join(kept[start:]).encode()).hexdigest()
+    return kept[start:]
+
+
+def prose_digest(lines: Sequence[str]) -> str:
+    """SHA-256 of a report's text as the moderator signs it: every word, in order.
+
+    From the first line ("PBEM REPORT ..."), NFC, the encrypted block left out (it has its
+    own hash), the text is read as its sequence of words (runs of non-space characters)
+    joined by single spaces.  Mail quoting, re-wrapped blank lines, indentation and lines a
+    mail client folded (or joined) do not matter; every word, and the order of the words,
+    does: no word can be changed, added, removed, split or joined without the digest
+    changing.  (Report tables mark empty cells, so spacing carries no meaning.)"""
+    words = " ".join(_prose_lines(lines)).split()
+    return hashlib.sha256(" ".join(words).encode()).hexdigest()
+
+
+def _line_digest(lines: Sequence[str]) -> str:
+    """The digest of reports written before words were signed: lines trimmed, layout kept."""
+    return hashlib.sha256("\n".join(_prose_lines(lines)).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -260,7 +286,7 @@ def parse_report(
         card.verify(REPORT_DOMAIN, canonical.dumps(data), signature)
     except SignatureError:
         raise SignatureError(f"{source}: the report was changed after the moderator signed it") from None
-    if prose_digest(lines[:start]) != data["text_sha256"]:
+    if data["text_sha256"] not in (prose_digest(lines[:start]), _line_digest(lines[:start])):
         raise SignatureError(
             f"{source}: the report's text was changed after the moderator signed it",
             "ask the moderator for the report again; do not act on this copy",

@@ -244,8 +244,12 @@ def _legend(public: dict[str, Any]) -> list[str]:
         where = public["where"][seat]
         where = where.capitalize() if where in board.TRACK_BY_MOON else where
         out.append(_pawn(left + 10, y, seat))
-        out.append(_text(left + 26, y, f"{public['psi'][seat]} Psi, {where}", 14, "#ffffff", anchor="start"))
-        y += 26
+        # "Player N" becomes the player's name (the engine names every picture).
+        out.append(_text(left + 26, y, player(seat), 14, "#ffffff", anchor="start"))
+        out.append(
+            _text(left + 26, y + 17, f"{public['psi'][seat]} Psi, {where}", 12, "#c8d0f0", anchor="start")
+        )
+        y += 42
     y += 20
     for track, seg in zip(board.TRACKS, public["sats"], strict=True):
         out.append(

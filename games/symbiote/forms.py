@@ -81,7 +81,7 @@ def order_form(view: View) -> list[str]:
         if pub["phase"] == "over":
             return ["# Symbiote: the game is over; there is nothing to order."]
         return [f"# Symbiote: no orders from you now; it is {who(pub['seat'])}'s turn."]
-    out = [f"# Symbiote, turn {pub['turn']}: your turn ({who(view.seat or 0)})."]
+    out = [f"# Symbiote, round {pub['round']}: your turn ({who(view.seat or 0)})."]
     face = "parasite" if pub["parasite"] else "symbiote"
     host = "you" if pub["host"] == view.seat else who(pub["host"])
     out.append(f"# The {face} is with {host}.")

@@ -31,6 +31,7 @@ from pbem.game import (
 )
 
 from .cards import CardSyntaxError, count, legal_sets, parse_cards, set_kind, show, sort_cards, why_not_set
+from .rules import who
 
 KEYWORDS = ("take", "draw", "pair", "royal", "play", "discard")
 _SET_WORDS = {"pair": "pair", "royal": "royal", "play": None, "set": None, "meld": None}
@@ -180,7 +181,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     """
     sit = situation(view)
     if not sit.my_turn:
-        whose = "the game is over" if sit.phase == "over" else f"it is seat {view.public['seat']}'s turn"
+        whose = "the game is over" if sit.phase == "over" else f"it is {who(view.public['seat'])}'s turn"
         raise OrderErrors([IllegalOrderError(None, f"you have no orders to give: {whose}")])
     errors: list[OrderError] = []
     actions: list[tuple[OrderLine, str]] = []

@@ -72,7 +72,6 @@ def public_context(view: View) -> dict[str, Any]:
     ]
     pile = pub["discard"]
     return {
-        "turn": pub["turn"],
         "round": pub["round"],
         "over": over,
         "to_play": who(pub["seat"]),

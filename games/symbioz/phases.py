@@ -377,10 +377,12 @@ def finish(state: State) -> tuple[State, str | None]:
     pool = reached or list(range(players))
     best = max((symbioz[s], zerbs[s]) for s in pool)
     winners = [s for s in pool if (symbioz[s], zerbs[s]) == best]
-    names = " and ".join(colour_name(s) for s in winners)
+    # "player N" after a colour: the engine puts the player's name in, so that an archived
+    # report says who won, not only which colour.
+    names = " and ".join(f"{colour_name(s)} (player {s + 1})" for s in winners)
     why = f"{target} Symbioz reached" if reached else f"turn {TURNS} played"
     result = f"{names} {'wins' if len(winners) == 1 else 'share the win'} ({why}; " + ", ".join(
-        f"{colour_name(s)} {symbioz[s]} Symbioz/{zerbs[s]} Zerbs" for s in range(players)
+        f"{colour_name(s)} (player {s + 1}) {symbioz[s]} Symbioz/{zerbs[s]} Zerbs" for s in range(players)
     )
     result += ")"
     out = dict(state)

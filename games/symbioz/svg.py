@@ -17,6 +17,8 @@ from pbem_games.symbioz.board import SQUARES, Square
 from pbem_games.symbioz.state import colour_name, symbioz_counts
 
 SIZE = 640
+BELOW = 90
+"""Height of the strip under the board: status line, then the players two to a row."""
 CENTRE = SIZE / 2
 RADII = {"lake": 62.0, "A": 132.0, "B": 218.0, "C": 305.0}
 INNER = {"A": RADII["lake"], "B": RADII["A"], "C": RADII["B"]}
@@ -83,12 +85,12 @@ def board_svg(pub: dict[str, Any]) -> str:
     colours: list[str] = pub["colours"]
     in_play = set(pub["squares"])
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{SIZE}" height="{SIZE + 60}" '
-        f'viewBox="0 0 {SIZE} {SIZE + 60}" font-family="sans-serif">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{SIZE}" height="{SIZE + BELOW}" '
+        f'viewBox="0 0 {SIZE} {SIZE + BELOW}" font-family="sans-serif">',
         "<style>.n{font-size:11px;fill:#111}.lbl{font-size:10px;fill:#555;font-weight:bold}"
         ".t{font-size:14px;fill:#111}</style>",
         f"<title>Symbioz board, turn {pub['turn']}</title>",
-        f'<rect width="{SIZE}" height="{SIZE + 60}" fill="white"/>',
+        f'<rect width="{SIZE}" height="{SIZE + BELOW}" fill="white"/>',
     ]
     for sq in SQUARES:
         ground = GROUND[sq.ring] if sq.name in in_play else "#d0d0d0"
@@ -146,12 +148,12 @@ def board_svg(pub: dict[str, Any]) -> str:
     parts.append(
         f'<text x="10" y="{SIZE + 20}" class="t">Symbioz, {status}; {pub["target"]} Symbioz to win</text>'
     )
-    x = 10.0
     for s, colour in enumerate(colours):
-        parts.append(f'<circle cx="{_f(x + 6)}" cy="{SIZE + 40}" r="6" fill="{FILL[colour]}" stroke="#333"/>')
-        text = escape(f"{colour_name(s)}: {counts[s]} Symbioz")
-        parts.append(f'<text x="{_f(x + 16)}" y="{SIZE + 45}" class="t">{text}</text>')
-        x += 150
+        # Two players to a row: room for a colour, a name of up to 32 characters and a count.
+        x, y = 10.0 + 315 * (s % 2), SIZE + 40 + 22 * (s // 2)
+        parts.append(f'<circle cx="{_f(x + 6)}" cy="{y}" r="6" fill="{FILL[colour]}" stroke="#333"/>')
+        text = escape(f"{colour_name(s)} (player {s + 1}): {counts[s]} Symbioz")
+        parts.append(f'<text x="{_f(x + 16)}" y="{y + 5}" class="n">{text}</text>')
     parts.append(
         f'<text x="{SIZE - 10}" y="{SIZE + 20}" text-anchor="end" class="n">'
         "disc Zerbs, triangle Crapits, square Kroguls</text>"

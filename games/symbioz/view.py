@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.game import View
 from pbem.render import render
+from pbem.wording import WIDTH
 from pbem_games.symbioz.board import BY_NAME, adjacency
 from pbem_games.symbioz.state import (
     COLOURS,
@@ -94,6 +95,7 @@ def describe(view: View) -> tuple[str, str]:
         "symbioz/report.txt.j2",
         pub=pub,
         names=[colour_name(s) for s in range(players)],
+        players=[f"{colour_name(s)} = player {s + 1}" for s in range(players)],
         order=", ".join(colour_name(s) for s in pub["play_order"]),
         rows=table(pub),
         symbioz=symbioz,
@@ -101,7 +103,7 @@ def describe(view: View) -> tuple[str, str]:
         costs={p: cost(pub["options"], p) for p in PAWNS},
         rulings=_variant_notes(pub),
     )
-    private = "" if view.seat is None else f"You play {colour_name(view.seat)}.\n"
+    private = "" if view.seat is None else f"You play {colour_name(view.seat)} (player {view.seat + 1}).\n"
     return text, private
 
 
@@ -128,7 +130,8 @@ def order_form(view: View) -> list[str]:
     opts = pub["options"]
     closed = pub["symbioz"]
     lines = [
-        f"# Symbioz, turn {pub['turn']} of {pub['turns']}: orders for {colour_name(seat)}.",
+        f"# Symbioz, turn {pub['turn']} of {pub['turns']}: orders for {colour_name(seat)}"
+        f" (player {seat + 1}).",
         "# Every line is optional: what you leave out is chosen by the",
         "# automatic defaults. After 'else' list squares to try next, then",
         "# 'any' (the automatic default, assumed) or 'none' (give it up).",
@@ -165,5 +168,5 @@ def order_form(view: View) -> list[str]:
 
 
 def _wrapped(text: str) -> list[str]:
-    """A comment line cut to 72 characters, continued with indented comment lines."""
-    return textwrap.wrap(text, width=72, subsequent_indent="#      ", break_on_hyphens=False)
+    """A comment line cut to mail width, continued with indented comment lines."""
+    return textwrap.wrap(text, width=WIDTH, subsequent_indent="#      ", break_on_hyphens=False)

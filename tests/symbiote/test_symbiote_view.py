@@ -70,7 +70,7 @@ def test_the_report_reads_well_in_mail() -> None:
     result = step(state, "draw", "pair 3H 7H", "discard JS")
     view = view_of(result.state, 1)
     public, private = GAME.describe(view)
-    assert "SYMBIOTE - round 2, player turn 6: player 3 to take or draw" in public
+    assert "SYMBIOTE - round 2: player 3 to take or draw" in public
     assert "player 2 plays a set of 2 cards face down." in view.public["last"]
     assert "The parasite is with player 4." in public
     assert "Tens set aside: 10H" in public

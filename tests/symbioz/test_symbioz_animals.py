@@ -199,7 +199,7 @@ def test_simultaneous_targets_break_ties_on_zerbs() -> None:
     )
     after = play(state).state
     assert after["winners"] == [RED]
-    assert "Red wins (3 Symbioz reached" in after["result"]
+    assert "Red (player 2) wins (3 Symbioz reached" in after["result"]
 
 
 def test_three_players_need_four_and_first_game_one_more() -> None:

@@ -40,7 +40,7 @@ def test_text_table() -> None:
         symbioz={"C5": RED},
     )
     public, private = GAME.describe(GAME.observe(state, YELLOW))
-    assert private == "You play Yellow.\n"
+    assert private == "You play Yellow (player 1).\n"
     rows = {line.split()[0]: line for line in public.splitlines() if line[:2] in ("A1", "C2", "C5")}
     assert rows["C2"].split()[1:4] == ["11/-/1", "1/2/-", "."]
     assert "saturated" in rows["C2"]
@@ -70,7 +70,7 @@ def test_svg_board_is_well_formed_and_shows_the_position() -> None:
     assert "C2 (7)" in texts and "7" in texts and "2" in texts
     marker = [c for c in root.iter(f"{NS}circle") if c.get("r") == "24"]
     assert len(marker) == 1  # the Symbioz of B5
-    assert any("Blue: 1 Symbioz" in (t or "") for t in texts)
+    assert any("Blue (player 3): 1 Symbioz" in (t or "") for t in texts)
 
 
 def test_svg_is_a_pure_function_of_the_public_view() -> None:

@@ -1,0 +1,159 @@
+"""Text a person reads: players' names put in for seat numbers, lines folded for mail.
+
+Games know seats, not names: they write "player 3" (1-based) in reports, events, order
+forms, outcome summaries, pictures and validation errors.  :func:`name_seats` is the one
+place where those references become the players' names; every text and picture pbem shows
+a person goes through it (reports, order forms, validation errors, the moderator's notices
+and previews, ``advance``, ``show`` and ``status``).
+
+Mail clients fold lines longer than 72 columns, and quoting adds two more: :func:`wrap_text`
+folds every line pbem writes for mail to :data:`WIDTH` columns, keeping a line's
+indentation, its list bullet and its ``#`` comment mark on the continuation lines.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pbem.engine import Advanced
+    from pbem.game import Event
+
+WIDTH = 70
+"""Columns pbem fills in text for mail: under 72 even after one level of "> " quoting."""
+
+_SEAT_RE = re.compile(r"\b[Pp]layer (\d{1,2})\b")
+_PREFIX_RE = re.compile(r"^(\s*)(#+\s*)?([-*]\s+|\d{1,3}[.)]\s+)?")
+"""Indentation, a comment mark (``#``), then a list bullet ("- ", "* ", "3. ")."""
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """Replace the games' seat references ("player 3", 1-based) by the players' names.
+
+    A number with no such seat is left alone.  Never raises.
+    """
+
+    def swap(match: re.Match[str]) -> str:
+        index = int(match.group(1)) - 1
+        return names[index] if 0 <= index < len(names) else match.group(0)
+
+    return _SEAT_RE.sub(swap, text)
+
+
+@lru_cache(maxsize=8192)
+def wrap_line(line: str, width: int = WIDTH) -> tuple[str, ...]:
+    """``line`` folded into lines of at most ``width`` columns where it has spaces to fold at.
+
+    Continuation lines repeat the indentation and comment mark and are indented under the
+    text after a bullet (two more columns where there is none), so a folded ``#`` comment
+    stays a comment and a folded list item or table row reads as one.  Words are never
+    split: a single word longer than the line (a long path) stays whole.  A line that fits
+    is returned unchanged.
+    """
+    line = line.rstrip()
+    if len(line) <= width:
+        return (line,)
+    match = _PREFIX_RE.match(line)
+    assert match is not None  # every group is optional
+    indent, comment, bullet = match.group(1), match.group(2) or "", match.group(3) or ""
+    head = indent + comment + bullet
+    if comment:
+        comment = comment.rstrip() + " "
+        rest = " " * (len(match.group(2)) - len(comment))
+    else:
+        rest = ""
+    follow = indent + comment + rest + (" " * len(bullet) if bullet else "  ")
+    if len(follow) > width // 2:
+        follow = indent[: width // 4] + comment
+    body = line[len(head) :]
+    folded = textwrap.wrap(
+        body,
+        width,
+        initial_indent=head,
+        subsequent_indent=follow,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return tuple(folded) or (line,)
+
+
+def wrap_lines(lines: Iterable[str], width: int = WIDTH) -> list[str]:
+    """Every line of ``lines`` folded by :func:`wrap_line`."""
+    out: list[str] = []
+    for line in lines:
+        out += wrap_line(line, width)
+    return out
+
+
+def wrap_text(text: str, width: int = WIDTH) -> str:
+    """``text`` with every line folded by :func:`wrap_line` (a final newline is kept)."""
+    folded = "\n".join(wrap_lines(text.split("\n"), width))
+    return folded
+
+
+def for_people(text: str, names: Sequence[str], width: int = WIDTH) -> str:
+    """Names put in for seat references, then lines folded: what a person reads."""
+    return wrap_text(name_seats(text, names), width)
+
+
+def form_lines(lines: Iterable[str], names: Sequence[str], width: int = WIDTH) -> list[str]:
+    """Order form lines with names put in and ``#`` comments folded.
+
+    Order lines (not comments) are left exactly as the game wrote them: folding one would
+    turn one order into two.
+    """
+    out: list[str] = []
+    for line in lines:
+        if line.lstrip().startswith("#"):
+            out += wrap_line(name_seats(line, names), width)
+        else:
+            out.append(line)
+    return out
+
+
+def event_lines(events: Iterable[Event], names: Sequence[str], indent: str = "  ") -> list[str]:
+    """A turn's events for the moderator's screen, named; private ones say whose they are."""
+    out = []
+    for event in events:
+        whose = ""
+        if event.to is not None:
+            readers = ", ".join(seat_name(s, names) for s in event.to)
+            whose = f"(private to {readers}) "
+        out.append(f"{indent}{whose}{name_seats(event.text, names)}")
+    return out
+
+
+def advanced_lines(result: Advanced, names: Sequence[str], *, preview: bool, fill: str) -> list[str]:
+    """What ``pbem advance`` prints: the events, stand-ins, and the outcome or who is next."""
+    out = ["preview only, nothing written:"] if preview else []
+    out += event_lines(result.events, names)
+    if result.filled:
+        out.append(f"orders filled in ({fill}) for: {', '.join(result.filled)}")
+    if result.outcome is not None:
+        out.append(f"game over: {name_seats(result.outcome.summary, names)}")
+    else:
+        out.append(f"turn {result.turn}: awaiting {', '.join(result.awaiting)}")
+    return out
+
+
+def seat_name(seat: object, names: Sequence[str]) -> str:
+    """The name of a 0-based seat number, or "seat N" for a number with no such seat."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat}"
+
+
+def named_outcome(outcome: Mapping[str, Any] | None, names: Sequence[str]) -> dict[str, Any] | None:
+    """A save's outcome record with the summary named and ``won_by``: the winners' names."""
+    if outcome is None:
+        return None
+    winners = outcome.get("winners")
+    return dict(
+        outcome,
+        summary=name_seats(str(outcome.get("summary", "")), names),
+        won_by=[seat_name(w, names) for w in winners] if isinstance(winners, list) else [],
+    )
