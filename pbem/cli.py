@@ -201,6 +201,7 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
 
     from pbem.engine import GameFolder
     from pbem.moderator.actions import status_lines
+    from pbem.wording import named_outcome
 
     gf = GameFolder(folder)
     save = gf.read(_card(moderator_card))
@@ -214,7 +215,7 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
         "awaiting": [names[s] for s in save.awaiting if s not in save.body["submitted"]],
         "submitted": [names[s] for s in save.body["submitted"]],
         "players": [{"name": p["card"]["name"], "status": p["status"]} for p in save.body["players"]],
-        "outcome": save.body["outcome"],
+        "outcome": named_outcome(save.body["outcome"], names),
         "written": save.body["written"],
         "moderator": status_lines(Path(folder), int(_now().timestamp())),
         "missing_reports": missing_reports,
@@ -223,8 +224,9 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
         click.echo(json.dumps(info, indent=2))
         return
     click.echo(f"{save.game} game {save.game_id}, turn {save.turn} (saved {info['written']})")
-    if save.body["outcome"]:
-        click.echo(f"game over: {save.body['outcome']['summary']}")
+    if info["outcome"]:
+        outcome = info["outcome"]
+        click.echo(f"game over: {outcome['summary']} (won by: {', '.join(outcome['won_by']) or 'nobody'})")
     else:
         click.echo(f"awaiting orders from: {', '.join(info['awaiting']) or 'nobody (ready to advance)'}")
         if info["submitted"]:
@@ -248,6 +250,9 @@ def show(folder: str, keyfile: str, as_json: bool) -> None:
 
     from pbem.engine import GameFolder
 
+    from pbem.game import Event
+    from pbem.wording import event_lines, name_seats, seat_name
+
     loaded = GameFolder(folder).load(_key(keyfile))
     doc = {
         "game": loaded.save.game,
@@ -261,11 +266,19 @@ def show(folder: str, keyfile: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(doc, indent=2, sort_keys=True))
         return
-    for seat in range(len(loaded.save.names)):
+    names = loaded.save.names
+    for seat, name in enumerate(names):
         _, private = loaded.game.describe(loaded.view(seat))
-        click.echo(f"--- {loaded.save.names[seat]} ---\n{private.rstrip()}")
-    click.echo(f"--- table ---\n{loaded.game.describe(loaded.view(None))[0].rstrip()}")
-    click.echo(f"--- pending orders: {json.dumps(loaded.secret.pending, sort_keys=True)}")
+        click.echo(f"--- {name} ---\n{name_seats(private, names).rstrip()}")
+    click.echo(f"--- table ---\n{name_seats(loaded.game.describe(loaded.view(None))[0], names).rstrip()}")
+    click.echo("--- last events:")
+    for line in event_lines((Event.from_json(e) for e in loaded.secret.events), names):
+        click.echo(line)
+    pending = loaded.secret.pending
+    click.echo(f"--- pending orders ({len(pending)} of {len(loaded.save.awaiting)} awaited):")
+    for seat_key, entry in sorted(pending.items(), key=lambda item: int(item[0])):
+        name = seat_name(int(seat_key), names)
+        click.echo(f"  {name} (Seq {entry.get('seq')}): {json.dumps(entry.get('orders'), sort_keys=True)}")
 
 
 # ---- a player's tools -------------------------------------------------------------------------
@@ -367,21 +380,14 @@ def advance(folder: str, keyfile: str, fill: str, preview: bool) -> None:
     """Resolve the turn when every awaited order is in, and write the reports."""
     from pbem.engine import GameFolder
     from pbem.player import fill_orders
+    from pbem.wording import advanced_lines
 
     gf = GameFolder(folder)
     moderator = _key(keyfile)
     filling = None if fill == "none" else fill_orders(gf.load(moderator), fill)
     result = gf.advance(moderator, now=_now(), fill=filling, preview=preview)
-    if preview:
-        click.echo("preview only, nothing written:")
-    for event in result.events:
-        click.echo(f"  {'(private) ' if event.to is not None else ''}{event.text}")
-    if result.filled:
-        click.echo(f"orders filled in ({fill}) for: {', '.join(result.filled)}")
-    if result.outcome is not None:
-        click.echo(f"game over: {result.outcome.summary}")
-    else:
-        click.echo(f"turn {result.turn}: awaiting {', '.join(result.awaiting)}")
+    for line in advanced_lines(result, gf.read().names, preview=preview, fill=fill):
+        click.echo(line)
     if result.reports:
         click.echo(f"reports written to {result.reports[0].parent}")
 

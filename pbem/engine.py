@@ -368,7 +368,7 @@ class GameFolder:
             parsed = game.validate(view, signed.lines)
         except OrderErrors as exc:
             raise OrdersRejected(
-                "\n".join(e.describe(signed.source) for e in exc.errors),
+                "\n".join(e.describe(signed.source, save.names) for e in exc.errors),
                 "correct the lines named above, sign again and resend (the same Seq will do: nothing was "
                 "accepted)",
             ) from None
@@ -425,7 +425,7 @@ class GameFolder:
                 except OrderErrors as exc:
                     where = f"orders filled in for {save.names[seat]}"
                     raise OrdersRejected(
-                        "\n".join(e.describe(where) for e in exc.errors),
+                        "\n".join(e.describe(where, save.names) for e in exc.errors),
                         "fill in legal orders for that seat, or wait for the player's own",
                     ) from None
                 canonical.check(orders[seat], f"{game.info.name}'s validated orders")

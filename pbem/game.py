@@ -133,13 +133,18 @@ class OrderError(ValueError):
         self.suggestion = suggestion
         super().__init__(self.describe())
 
-    def describe(self, filename: str | None = None) -> str:
+    def describe(self, filename: str | None = None, names: Sequence[str] = ()) -> str:
+        """The problem in one line; with ``names``, the message names players, not seats
+        (the order text and the suggestion are quoted exactly as they are)."""
+        from pbem.wording import name_seats
+
+        message = name_seats(self.message, names) if names else self.message
         where = filename or "orders"
         if self.line is not None:
             where += f", line {self.line.number}"
-            head = f"{where}: {self.kind} order {self.line.text!r}: {self.message}"
+            head = f"{where}: {self.kind} order {self.line.text!r}: {message}"
         else:
-            head = f"{where}: {self.message}"
+            head = f"{where}: {message}"
         if self.suggestion:
             head += f" (did you mean {self.suggestion!r}?)"
         return head

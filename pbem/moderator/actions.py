@@ -120,6 +120,7 @@ class GameAdmin:
     def preview(self) -> list[str]:
         """What advancing now would do, stand-ins included, without writing anything."""
         from pbem.moderator.core import stand_in_orders
+        from pbem.wording import event_lines, name_seats
 
         config = GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent))
         folder = self.folder
@@ -145,10 +146,9 @@ class GameAdmin:
                 lines.append(f"  {name} sent no orders; would play {stand} orders")
             fill[seat] = stand_in_orders(loaded, seat, stand)
         result = folder.advance(self.identity, now=self._dt(), fill=fill, preview=True)
-        for event in result.events:
-            lines.append(f"  {'(private) ' if event.to is not None else ''}{event.text}")
+        lines += event_lines(result.events, save.names)
         if result.outcome is not None:
-            lines.append(f"  the game would end: {result.outcome.summary}")
+            lines.append(f"  the game would end: {name_seats(result.outcome.summary, save.names)}")
         else:
             lines.append(f"  turn {result.turn} would await: {', '.join(result.awaiting)}")
         return lines

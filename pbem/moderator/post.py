@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pbem.mail.smtp import Outgoing
 from pbem.moderator.durable import remove, write_atomic, write_once
+from pbem.wording import wrap_text
 
 PLAYERS_DIR = "players"
 INBOX_DIR = "inbox"
@@ -132,7 +133,9 @@ class Post:
         mail_key: str | None = None,
     ) -> None:
         """Give ``text`` to player ``name``: as a file in their folder and, if they have an
-        address and mail is on, as a mail with ``attachments``."""
+        address and mail is on, as a mail with ``attachments``.  Lines are folded for mail
+        (pbem.wording.wrap_text: a no-op on reports, whose lines already fit)."""
+        text = wrap_text(text)
         path = self.folder_of(name) / filename
         if overwrite:
             write_atomic(path, text)
@@ -146,4 +149,4 @@ class Post:
     def mail_only(self, address: str, subject: str, text: str, key: str, in_reply_to: str | None) -> None:
         """Answer an address directly (a mail whose sender the signature could not tell)."""
         if self.outbox is not None:
-            self.outbox.enqueue(Outgoing(address, subject, text, key, (), in_reply_to))
+            self.outbox.enqueue(Outgoing(address, subject, wrap_text(text), key, (), in_reply_to))
