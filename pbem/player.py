@@ -18,6 +18,7 @@ from pbem.orders import AGE_BEGIN, BEGIN, OrderHeader, parse, parse_draft, seal,
 from pbem.registry import get_game
 from pbem.reports import Report, parse_report
 from pbem.rng import Rng
+from pbem.wording import form_lines
 
 if TYPE_CHECKING:
     from pbem.engine import Loaded
@@ -111,7 +112,7 @@ def order_form(report_text: str, source: str, identity: Identity, moderator: Pub
         out.append("# NOTE: the moderator awaits no orders from you this turn.")
     out += [*header.lines(), f"Seal-To: {report.moderator.age_recipient}", ""]
     out += game.order_form(report.view())
-    return "\n".join(out) + "\n"
+    return "\n".join(form_lines(out, data["names"])) + "\n"
 
 
 def _validate(report: Report, lines: Sequence[OrderLine], source: str) -> int:
@@ -119,7 +120,8 @@ def _validate(report: Report, lines: Sequence[OrderLine], source: str) -> int:
     try:
         game.validate(report.view(), lines)
     except OrderErrors as exc:
-        raise OrdersRejected("\n".join(e.describe(source) for e in exc.errors)) from None
+        names = report.data["names"]
+        raise OrdersRejected("\n".join(e.describe(source, names) for e in exc.errors)) from None
     return len(lines)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from pbem.keys import Identity
 from pbem.player import bot_orders
 from pbem.reports import parse_report
 from pbem.rng import Rng
+from pbem.wording import name_seats
 
 from .conftest import PLAYERS
 
@@ -360,9 +362,12 @@ def test_demo_and_verify(world: World, tmp_path: Path, game: Path) -> None:
     assert f"verified: {len(save['replay'])} turns re-played" in verified.output
     fails(world.run("verify", str(game)), 2, "is not over")
     status = ok(world.run("status", str(out / "game"))).output
-    assert f"game over: {save['outcome']['summary']}" in status
+    names = [p["card"]["name"] for p in save["players"]]
+    assert f"game over: {name_seats(save['outcome']['summary'], names)}" in status
+    assert not re.search(r"\b(player|seat) \d", status)
     info = json.loads(ok(world.run("status", str(out / "game"), "--json")).output)
-    assert info["outcome"] == save["outcome"] and info["awaiting"] == []
+    assert info["outcome"]["winners"] == save["outcome"]["winners"] and info["awaiting"] == []
+    assert info["outcome"]["won_by"] == [names[w] for w in save["outcome"]["winners"]]
     mod = str(out / "keys" / "moderator.key")
     fails(world.run("advance", str(out / "game"), "--key", mod), 2, "is over")
     fails(world.run("demo", "symbiote", "--out", str(out)), 2, "is not empty")
