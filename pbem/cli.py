@@ -287,11 +287,13 @@ def show(folder: str, keyfile: str, as_json: bool) -> None:
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
 @_pin_option
 def read(report: str, keyfile: str, moderator_card: str | None) -> None:
-    """Print your report with its private part decrypted (after checking every signature)."""
-    from pbem.player import read_report
+    """Print your report with its private part decrypted (after checking every signature).
+
+    pbem keeps a copy, so that check and sign find the report a form answers."""
+    from pbem.player import read_report, readable_report
 
     opened = read_report(_read_text(report), report, _key(keyfile), _card(moderator_card))
-    click.echo(opened.readable(), nl=False)
+    click.echo(readable_report(opened), nl=False)
 
 
 @main.command()
@@ -306,17 +308,29 @@ def orders(report: str, keyfile: str, out: str | None, moderator_card: str | Non
     _emit(order_form(_read_text(report), report, _key(keyfile), _card(moderator_card)), out, "order form")
 
 
+_report_option = click.option(
+    "--report",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The report the orders answer (default: the copy pbem kept when you read it or asked for the form).",
+)
+
+
 @main.command()
 @click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--report", required=True, type=click.Path(exists=True, dir_okay=False))
+@_report_option
 @_pin_option
-def check(orders_file: str, keyfile: str, report: str, moderator_card: str | None) -> None:
-    """Check orders offline with the engine's own validation."""
+def check(orders_file: str, keyfile: str, report: str | None, moderator_card: str | None) -> None:
+    """Check orders (a form, or a clear signed file) offline with the engine's own validation."""
     from pbem.player import check_orders
 
     count = check_orders(
-        _read_text(orders_file), orders_file, _read_text(report), report, _key(keyfile), _card(moderator_card)
+        _read_text(orders_file),
+        orders_file,
+        None if report is None else _read_text(report),
+        report,
+        _key(keyfile),
+        _card(moderator_card),
     )
     click.echo(f"{orders_file}: {count} order(s), all accepted by the rules")
 
@@ -325,13 +339,45 @@ def check(orders_file: str, keyfile: str, report: str, moderator_card: str | Non
 @click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+@_report_option
+@click.option("--no-check", is_flag=True, help="Sign without checking the orders against the report.")
 @click.option("--no-seal", is_flag=True, help="Do not encrypt the signed block to the moderator.")
-def sign(orders_file: str, keyfile: str, out: str | None, no_seal: bool) -> None:
-    """Sign a filled-in order form (and seal it to the moderator)."""
-    from pbem.player import sign_orders
+@_pin_option
+def sign(
+    orders_file: str,
+    keyfile: str,
+    out: str | None,
+    report: str | None,
+    no_check: bool,
+    no_seal: bool,
+    moderator_card: str | None,
+) -> None:
+    """Check a filled-in order form as pbem check does, sign it, and seal it to the moderator.
 
-    text = sign_orders(_read_text(orders_file), orders_file, _key(keyfile), seal_orders=not no_seal)
-    _emit(text, out, "signed orders")
+    Refuses (exit 1) orders the engine would reject.  The report is found from the form's
+    headers (pbem keeps a copy of every report you read); the file is sealed to the moderator
+    who signed that report."""
+    from pbem.player import sign_form
+
+    given = None if report is None else (_read_text(report), report)
+    signed = sign_form(
+        _read_text(orders_file),
+        orders_file,
+        _key(keyfile),
+        seal_orders=not no_seal,
+        check=not no_check,
+        report=given,
+        moderator=_card(moderator_card),
+    )
+    if signed.checked is None:
+        click.echo("pbem: warning: the orders were NOT checked against your report (--no-check)", err=True)
+    else:
+        click.echo(f"checked against {signed.report}: {signed.checked} order(s), all accepted", err=True)
+    if signed.sealed_to is None:
+        click.echo("pbem: warning: NOT sealed: anyone who sees the file can read your orders", err=True)
+    else:
+        click.echo(f"sealed to the moderator ({signed.sealed_to})", err=True)
+    _emit(signed.text, out, "signed orders")
 
 
 # ---- the moderator --------------------------------------------------------------------------

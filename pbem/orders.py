@@ -370,14 +370,16 @@ def _open_block(block: _Armour, identity: Identity, source: str) -> str:
         raise FormatError(f"{where}: the sealed block does not hold an order file (not UTF-8 text)") from None
 
 
-def open_sealed(text: str, identity: Identity, source: str) -> tuple[str, int] | None:
+def open_sealed(text: str, identity: Identity, source: str, _depth: int = 0) -> tuple[str, int] | None:
     """The plaintext of the one sealed *order* block in ``text`` and its line, or None when
     ``text`` holds a clear order block or no sealed block at all.
 
     Sealed blocks that open to something else (the private part of a report quoted in a
-    reply, encrypted to the moderator too) are passed over.  Raises FormatError when the
-    text is too large, holds several sealed order blocks or too many blocks, or when the
-    only candidates cannot be opened (saying whether they were damaged in transit).
+    reply, encrypted to the moderator too) are passed over; one that opens to a text with a
+    sealed order block in it (a reply the engine filed sealed as a whole) is opened too.
+    Raises FormatError when the text is too large, holds several sealed order blocks or too
+    many blocks, or when the only candidates cannot be opened (saying whether they were
+    damaged in transit).
     """
     check_size(text, source)
     lines = _unquoted(text)
@@ -401,6 +403,11 @@ def open_sealed(text: str, identity: Identity, source: str) -> tuple[str, int] |
             continue
         if _has_clear_block(_lines(plain)):
             found.append((plain, block.begin))
+        elif _depth == 0 and any(line.strip() == AGE_BEGIN for line in _lines(plain)):
+            # a reply with sealed orders in it, filed sealed as a whole by the engine
+            inner = open_sealed(plain, identity, source, 1)
+            if inner is not None:
+                found.append((inner[0], block.begin))
     if len(found) > 1:
         raise FormatError(
             f"{source}: holds {len(found)} sealed order blocks (lines {', '.join(str(b) for _, b in found)})",
@@ -494,11 +501,6 @@ def parse(text: str, source: str = "orders") -> SignedOrders:
 
     kept: list[tuple[int, str]] = []
     for i in range(start + 1, sig_at):
-        if len(lines[i]) > MAX_LINE:
-            raise FormatError(
-                f"{source}, line {i + 1}: {len(lines[i]):,} characters; a line holds at most {MAX_LINE:,}",
-                "no order is that long: send the file pbem sign wrote",
-            )
         norm = _normalize(lines[i])
         if norm:
             kept.append((i + 1, _unescape(norm)))
@@ -518,6 +520,12 @@ def parse(text: str, source: str = "orders") -> SignedOrders:
             "start the block with Game:, Turn:, Player: and Seq: lines (pbem orders writes them)",
         )
     header = _header(header_values, source)
+    for number, line in kept[4:]:
+        if len(line) > MAX_LINE:
+            raise FormatError(
+                f"{source}, line {number}: {len(line):,} characters; a line holds at most {MAX_LINE:,}",
+                "no order is that long: send the file pbem sign wrote",
+            )
     orders = tuple(OrderLine(n, strip_comment(t)) for n, t in kept[4:] if strip_comment(t))
     if len(orders) > MAX_ORDERS:
         raise FormatError(
@@ -616,13 +624,13 @@ def parse_draft(text: str, source: str = "orders") -> Draft:
     lines: list[OrderLine] = []
     seal_to = None
     for number, raw in enumerate(raw_lines, start=1):
-        if len(raw) > MAX_LINE:
-            raise FormatError(
-                f"{source}, line {number}: {len(raw):,} characters; a line holds at most {MAX_LINE:,}",
-                "no order is that long: start from the form pbem orders writes",
-            )
         norm = _normalize(raw)
         match = _HEADER_RE.match(strip_comment(norm))
+        if not match and len(norm) > MAX_LINE:
+            raise FormatError(
+                f"{source}, line {number}: {len(norm):,} characters; a line holds at most {MAX_LINE:,}",
+                "no order is that long: start from the form pbem orders writes",
+            )
         if match:
             name, value = match.group(1).capitalize(), match.group(2).strip()
             if name in values and values[name][1] != value:

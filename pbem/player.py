@@ -6,17 +6,32 @@ the very function the engine runs on submission: what one accepts, the other acc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.errors import ForeignError, FormatError, OrdersRejected, SignatureError, UsageError
-from pbem.folder import default_home, read_record, write_record
+from pbem.errors import ForeignError, FormatError, OrdersRejected, ReplayError, SignatureError, UsageError
+from pbem.folder import atomic_write, default_home, read_record, write_record
 from pbem.game import OrderErrors, OrderLine
 from pbem.keys import Identity, PublicCard, key_id_of
-from pbem.orders import AGE_BEGIN, BEGIN, OrderHeader, parse, parse_draft, seal, sign
+from pbem.orders import (
+    AGE_BEGIN,
+    AGE_END,
+    BEGIN,
+    OrderHeader,
+    _unquoted,
+    check_size,
+    fit_width,
+    parse,
+    parse_draft,
+    seal,
+    sign,
+    signature_failure,
+)
 from pbem.registry import get_game
-from pbem.reports import Report, parse_report
+from pbem.reports import DATA_BEGIN, Report, parse_report
 from pbem.rng import Rng
 from pbem.wording import form_lines
 
@@ -63,6 +78,78 @@ class KnownModerators:
         return False
 
 
+class ReportCopies:
+    """A player's local copies of the reports they opened, so that ``pbem check`` and
+    ``pbem sign`` find the report a form answers from the form's own headers (game, turn,
+    player) without being told where it is: a report that came by mail may have been saved
+    anywhere, or nowhere.
+
+    One file per report under ``<home>/reports/<game id>/``, the newest revision of each turn
+    kept.  A copy is the report exactly as received (its private part stays encrypted) and is
+    verified again each time it is used.
+    """
+
+    _ID = re.compile(r"[0-9A-F]{16}")
+
+    def __init__(self, home: Path) -> None:
+        self.folder = home / "reports"
+
+    @staticmethod
+    def _number(value: Any) -> int | None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**9
+        return value if ok else None
+
+    def _dir(self, game_id: str, player: str) -> Path | None:
+        if not self._ID.fullmatch(game_id) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}", player):
+            return None
+        return self.folder / game_id / player.lower()
+
+    def keep(self, report: Report) -> None:
+        """Keep a copy of a verified report (newer revisions of a turn replace older ones).
+        Never raises: a copy that cannot be written only means --report will be needed."""
+        data = report.data
+        turn, revision = self._number(data.get("turn")), self._number(data.get("revision"))
+        folder = self._dir(str(data.get("game_id")), str(data.get("player")))
+        if folder is None or turn is None or revision is None:
+            return
+        older = sorted(folder.glob(f"turn-{turn:09d}.rev-*.txt")) if folder.is_dir() else []
+        target = folder / f"turn-{turn:09d}.rev-{revision:09d}.txt"
+        if older and older[-1].name > target.name:
+            return
+        try:
+            atomic_write(target, report.text, mode=0o600, durable=False)
+            for path in older:
+                if path != target:
+                    path.unlink(missing_ok=True)
+        except OSError:
+            return
+
+    def find(self, header: OrderHeader) -> tuple[str, str] | None:
+        """The text and path of the newest kept report for ``header``'s game, turn and player.
+
+        Raises ReplayError when a report of a later turn of that game is kept: the form
+        answers an old report.
+        """
+        folder = self._dir(header.game, header.player)
+        if folder is None or not folder.is_dir():
+            return None
+        kept = sorted(folder.glob("turn-*.rev-*.txt"))
+        if kept and kept[-1].name > f"turn-{header.turn:09d}.rev-999999999.txt":
+            later = int(kept[-1].name[5:14])
+            raise ReplayError(
+                f"these orders are for turn {header.turn}, but you have already read the report of turn "
+                f"{later} of game {header.game}",
+                "write orders for the newest report: pbem orders REPORT --key YOUR.key",
+            )
+        mine = [path for path in kept if path.name.startswith(f"turn-{header.turn:09d}.")]
+        if not mine:
+            return None
+        try:
+            return mine[-1].read_text(encoding="utf-8"), str(mine[-1])
+        except (OSError, UnicodeDecodeError):
+            return None
+
+
 def read_report(
     report_text: str,
     source: str,
@@ -86,7 +173,29 @@ def read_report(
         raise UsageError(f"{source} is the public report", "use your own report, reports/turn-N/YOURNAME.txt")
     if report.data["player"].lower() != identity.name.lower():
         raise ForeignError(f"{source} is {report.data['player']}'s report, and your key is {identity.name}'s")
+    ReportCopies(home or default_home()).keep(report)
     return report
+
+
+def readable_report(report: Report) -> str:
+    """A report as a person reads it once opened: the private part in place of the encrypted
+    block and of the lines that explain how to open it, and no data block."""
+    lines = _unquoted(report.text)
+    data_at = next((i for i, line in enumerate(lines) if line.strip() == DATA_BEGIN), len(lines))
+    lines = lines[:data_at]
+    begin = next((i for i, line in enumerate(lines) if line.strip() == AGE_BEGIN), None)
+    end = next((i for i, line in enumerate(lines) if line.strip() == AGE_END), None)
+    if report.private_text is not None and begin is not None and end is not None:
+        intro = next(
+            (i for i in range(begin - 1, max(begin - 12, -1), -1) if lines[i].strip().startswith(_INTRO)),
+            begin,
+        )
+        lines = [*lines[:intro], report.private_text.rstrip(), *lines[end + 1 :]]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+_INTRO = "Your private part is below"
+"""The first line of a report's explanation of its encrypted block (templates/report.txt.j2)."""
 
 
 def form_header(report: Report) -> OrderHeader:
@@ -105,8 +214,10 @@ def order_form(report_text: str, source: str, identity: Identity, moderator: Pub
         f"# pbem order form: {game.info.title}, game {data['game_id']},",
         f"# turn {data['turn']}, for {data['player']}.",
         "# Write one order per line; '#' starts a comment.  Then:",
-        f"#   pbem check THIS-FILE --key {identity.name}.key --report {source}",
-        f"#   pbem sign THIS-FILE --key {identity.name}.key -o signed.txt   (and send signed.txt)",
+        f"#   pbem check THIS-FILE --key {identity.name}.key",
+        f"#   pbem sign THIS-FILE --key {identity.name}.key -o signed.txt",
+        "# and send signed.txt.  Both check the orders against your report",
+        "# (pbem keeps a copy); sign also seals them to the moderator.",
     ]
     if data["player"] not in data["awaiting"]:
         out.append("# NOTE: the moderator awaits no orders from you this turn.")
@@ -125,32 +236,48 @@ def _validate(report: Report, lines: Sequence[OrderLine], source: str) -> int:
     return len(lines)
 
 
-def check_orders(
-    text: str,
-    source: str,
-    report_text: str,
-    report_source: str,
-    identity: Identity,
-    moderator: PublicCard | None = None,
-) -> int:
-    """Validate a draft or signed order file against the player's report; returns the count.
+def _report_for(
+    header: OrderHeader, identity: Identity, report: tuple[str, str] | None, home: Path | None
+) -> tuple[str, str]:
+    """The report an order file answers: the one given, else the kept copy for its headers.
 
-    Raises OrdersRejected with line-numbered errors, ForeignError when the file is for
-    another game, turn or player, SignatureError when a signed file does not verify.
+    Raises UsageError when there is none, ReplayError when the file answers an old report.
     """
-    report = read_report(report_text, report_source, identity, moderator)
-    if AGE_BEGIN in text and BEGIN not in text:
+    if report is not None:
+        return report
+    found = ReportCopies(home or default_home()).find(header)
+    if found is None:
+        raise UsageError(
+            f"no report of game {header.game}, turn {header.turn} for {header.player} has been opened here",
+            "pass the report the form answers: --report REPORT (pbem read or pbem orders on it also "
+            "lets pbem find it next time)",
+        )
+    return found
+
+
+def _order_lines(text: str, source: str, identity: Identity) -> tuple[OrderHeader, tuple[OrderLine, ...]]:
+    """The header and order lines of a form or of a clear signed block (checked against the
+    player's own key).  Raises FormatError for a sealed file, SignatureError, FormatError."""
+    check_size(text, source)
+    lines = [line.strip() for line in _unquoted(text)]
+    if BEGIN in lines:
+        signed = parse(text, source)
+        card = identity.public()
+        try:
+            signed.verify(card)
+        except SignatureError:
+            raise signature_failure(signed, card) from None
+        return signed.header, signed.lines
+    if AGE_BEGIN in lines:
         raise FormatError(
             f"{source} is sealed to the moderator: only the moderator can open it",
             "check the unsigned form instead, or a block signed with pbem sign --no-seal",
         )
-    if BEGIN in text:
-        signed = parse(text, source)
-        signed.verify(identity.public())
-        header, lines = signed.header, signed.lines
-    else:
-        draft = parse_draft(text, source)
-        header, lines = draft.header, draft.lines
+    draft = parse_draft(text, source)
+    return draft.header, draft.lines
+
+
+def _same_turn(header: OrderHeader, report: Report, source: str) -> None:
     data = report.data
     if (
         header.game != data["game_id"]
@@ -161,13 +288,64 @@ def check_orders(
             f"{source} is for game {header.game}, turn {header.turn}, player {header.player}; "
             f"the report is for game {data['game_id']}, turn {data['turn']}, player {data['player']}"
         )
+
+
+def check_orders(
+    text: str,
+    source: str,
+    report_text: str | None,
+    report_source: str | None,
+    identity: Identity,
+    moderator: PublicCard | None = None,
+    home: Path | None = None,
+) -> int:
+    """Validate a draft or signed order file against the player's report; returns the count.
+
+    Without ``report_text`` the kept copy of the report the file answers is used.  Raises
+    OrdersRejected with errors numbered by lines of ``text``, ForeignError when the file is
+    for another game, turn or player, SignatureError when a signed file does not verify,
+    UsageError when no report is known.
+    """
+    header, lines = _order_lines(text, source, identity)
+    given = None if report_text is None else (report_text, report_source or "report")
+    report_text, report_source = _report_for(header, identity, given, home)
+    report = read_report(report_text, report_source, identity, moderator, home)
+    _same_turn(header, report, source)
     return _validate(report, lines, source)
 
 
-def sign_orders(text: str, source: str, identity: Identity, *, seal_orders: bool = True) -> str:
-    """Sign a filled-in form; seal it to the moderator named in its Seal-To line.
+@dataclass(frozen=True)
+class SignedForm:
+    """What :func:`sign_form` wrote, and what it did on the way."""
 
-    Raises ForeignError if the form is another player's.
+    text: str
+    checked: int | None
+    """Orders accepted by the rules, or None when they were not checked."""
+    report: str | None
+    """Where the report they were checked against came from."""
+    sealed_to: str | None
+    """The moderator the file is sealed to (their name), or None when it is not sealed."""
+
+
+def sign_form(
+    text: str,
+    source: str,
+    identity: Identity,
+    *,
+    seal_orders: bool = True,
+    check: bool = True,
+    report: tuple[str, str] | None = None,
+    moderator: PublicCard | None = None,
+    home: Path | None = None,
+) -> SignedForm:
+    """Check a filled-in form as ``pbem check`` does, sign it, and seal it to the moderator.
+
+    The report is ``report`` or the kept copy of the one the form answers; the file is sealed
+    to that report's moderator (a Seal-To line must agree).  With ``check=False`` nothing is
+    checked and the Seal-To line names the recipient.  Long comments are wrapped; a long order
+    line is refused.  Raises OrdersRejected (lines numbered as in the form), ForeignError (a
+    form of another player or turn), FormatError, UsageError (no report known, or nothing to
+    seal to).
     """
     draft = parse_draft(text, source)
     if draft.header.player.lower() != identity.name.lower():
@@ -175,10 +353,45 @@ def sign_orders(text: str, source: str, identity: Identity, *, seal_orders: bool
             f"{source} is an order form of {draft.header.player}, and your key is {identity.name}'s"
         )
     header = OrderHeader(draft.header.game, draft.header.turn, identity.name, draft.header.seq)
-    block = sign(identity, header, draft.orders)
-    if seal_orders and draft.seal_to:
-        return seal(block, [draft.seal_to])
-    return block
+    fitted = fit_width(draft.numbered, source)
+    recipient, sealed_to, checked, where = draft.seal_to, None, None, None
+    if check:
+        report_text, path = _report_for(header, identity, report, home)
+        opened = read_report(report_text, path, identity, moderator, home)
+        where = path if report is not None else f"your report of turn {header.turn}"
+        _same_turn(header, opened, source)
+        checked = _validate(opened, draft.lines, source)
+        card = opened.moderator
+        if draft.seal_to is not None and draft.seal_to != card.age_recipient:
+            raise FormatError(
+                f"{source}: the Seal-To line names {draft.seal_to[:16]}..., but your report was signed by "
+                f"moderator {card.name}, whose key is {card.age_recipient[:16]}...",
+                "delete the Seal-To line: pbem seals your orders to the moderator of your report",
+            )
+        recipient, sealed_to = card.age_recipient, card.name
+    block = sign(identity, header, fitted)
+    if not seal_orders:
+        return SignedForm(block, checked, where, None)
+    if recipient is None:
+        raise UsageError(
+            f"{source} has no Seal-To line, and without a report pbem does not know the moderator's key",
+            "check against your report (drop --no-check, or pass --report REPORT), add the Seal-To line "
+            "of the form pbem orders writes, or pass --no-seal to send the orders unsealed",
+        )
+    return SignedForm(seal(block, [recipient]), checked, where, sealed_to or recipient)
+
+
+def sign_orders(
+    text: str,
+    source: str,
+    identity: Identity,
+    *,
+    seal_orders: bool = True,
+    check: bool = True,
+    report: tuple[str, str] | None = None,
+) -> str:
+    """The signed (and sealed) text :func:`sign_form` writes."""
+    return sign_form(text, source, identity, seal_orders=seal_orders, check=check, report=report).text
 
 
 def bot_orders(report: Report, bot: str, rng: Rng) -> list[str]:

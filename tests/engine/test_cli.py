@@ -109,14 +109,14 @@ def fill_form(form: str, lines: list[str]) -> str:
 
 
 def signed_orders(
-    world: World, game: Path, tmp_path: Path, name: str, lines: list[str] | None = None
+    world: World, game: Path, tmp_path: Path, name: str, lines: list[str] | None = None, *extra: str
 ) -> Path:
     """Form, fill, check and sign through the CLI, as a player does; returns the sealed file."""
     form = tmp_path / f"{name}-form.txt"
     ok(world.run("orders", str(report_of(game, name)), "--key", world.key(name), "-o", str(form)))
     form.write_text(fill_form(form.read_text(), bot_lines(world, game, name) if lines is None else lines))
     signed = tmp_path / f"{name}-signed.txt"
-    ok(world.run("sign", str(form), "--key", world.key(name), "-o", str(signed)))
+    ok(world.run("sign", str(form), "--key", world.key(name), "-o", str(signed), *extra))
     return signed
 
 
@@ -281,9 +281,9 @@ def test_sign(world: World, game: Path, tmp_path: Path) -> None:
     ok(world.run("orders", report, "--key", world.key("alice"), "-o", str(form)))
     lines = bot_lines(world, game, "alice")
     form.write_text(fill_form(form.read_text(), lines))
-    sealed = ok(world.run("sign", str(form), "--key", world.key("alice"))).output
+    sealed = ok(world.run("sign", str(form), "--key", world.key("alice"))).stdout  # notes go to stderr
     assert sealed.startswith("-----BEGIN AGE ENCRYPTED FILE-----")
-    plain = ok(world.run("sign", str(form), "--key", world.key("alice"), "--no-seal")).output
+    plain = ok(world.run("sign", str(form), "--key", world.key("alice"), "--no-seal")).stdout
     assert plain.startswith("-----BEGIN PBEM ORDERS-----") and all(line in plain for line in lines)
     signed = tmp_path / "signed.txt"
     signed.write_text(plain)
@@ -312,7 +312,7 @@ def test_submit(world: World, game: Path, tmp_path: Path) -> None:
     result = fails(world.run("submit", str(game), str(signed), *mod), 1, "rejected", "already accepted")
     assert (game / "save.json").read_bytes() == before
     # several files: the good one is taken, the bad one named, exit 1
-    bob = signed_orders(world, game, tmp_path, "bob")
+    bob = signed_orders(world, game, tmp_path, "bob", None, "--no-check")  # sign would refuse it
     garbage = tmp_path / "garbage.txt"
     garbage.write_text("hello\n")
     form = tmp_path / "replace.txt"
