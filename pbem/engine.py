@@ -226,7 +226,9 @@ class GameFolder:
             "secret": "",
         }
         card = PublicCard.from_json(base["moderator"])
-        body["secret"] = seal_secret(secret, body["game_id"], revision, card)
+        body["secret"] = seal_secret(
+            secret, body["game_id"], revision, card, pad_to=game.info.padding.secret_size(body["turn"])
+        )
         data, signed = encode_save(body, moderator)
         atomic_write(self.path / "history" / f"rev-{revision:06d}.json", data)
         atomic_write(self.save_path, data)

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pbem.padding import DEFAULT_PADDING, Padding
+
 if TYPE_CHECKING:
     from pbem.rng import Rng
 
@@ -54,6 +56,9 @@ class GameInfo:
     variants: tuple[Variant, ...] = ()
     docs: str = ""
     """Path of the game's rules-and-rulings document, relative to the repository."""
+    padding: Padding = DEFAULT_PADDING
+    """Sizes the game's encrypted parts are padded to, so that no length says anything hidden
+    (:mod:`pbem.padding`; ``tests/test_sizes.py`` checks that real games fit)."""
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import FormatError, KeyFileError, SignatureError
+from pbem.padding import DEFAULT_SIZE, pad
 
 KEY_DOMAIN = "pbem-key/v1"
 ORDERS_DOMAIN = "pbem-orders/v1"
@@ -302,8 +303,13 @@ class Identity:
             raise KeyFileError(f"{source} is a damaged identity file ({exc})") from None
 
 
-def encrypt(data: bytes, recipients: Sequence[PublicCard | str]) -> str:
+def encrypt(data: bytes, recipients: Sequence[PublicCard | str], *, pad_to: int = DEFAULT_SIZE) -> str:
     """Encrypt to every recipient (a card, or an ``age1...`` string) as one armoured age block.
+
+    The plaintext is first padded with white space to ``pad_to`` bytes (doubled until it
+    fits, see :mod:`pbem.padding`), so the block's length says nothing about what it holds:
+    callers pass the size declared for the kind of part they encrypt.  Decrypting returns
+    the padded plaintext; every pbem reader ignores the trailing white space.
 
     Raises KeyFileError for a malformed recipient string.
     """
@@ -315,5 +321,5 @@ def encrypt(data: bytes, recipients: Sequence[PublicCard | str]) -> str:
         ]
     except Exception:
         raise KeyFileError(f"not an age recipient: {', '.join(map(str, recipients))}") from None
-    armored: bytes = pyrage.encrypt(data, keys, armored=True)
+    armored: bytes = pyrage.encrypt(pad(data, pad_to), keys, armored=True)
     return armored.decode("ascii")

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pbem.errors import FormatError, KeyFileError, SignatureError
 from pbem.game import OrderLine
 from pbem.keys import ORDERS_DOMAIN, Identity, PublicCard, check_name, encrypt
+from pbem.padding import ORDERS_SIZE
 from pbem.transit import (
     WHAT_TO_DO,
     Damage,
@@ -266,8 +267,12 @@ def sign(identity: Identity, header: OrderHeader, orders: Sequence[str]) -> str:
 
 
 def seal(block: str, recipients: Sequence[PublicCard | str]) -> str:
-    """Encrypt a signed block to the moderator (and anyone else listed)."""
-    return encrypt(block.encode(), recipients) + "\n"
+    """Encrypt a signed block to the moderator (and anyone else listed).
+
+    The block is padded to :data:`pbem.padding.ORDERS_SIZE` (the same for every game and
+    player), so a sealed file's size does not say how many cards or orders it holds.
+    """
+    return encrypt(block.encode(), recipients, pad_to=ORDERS_SIZE) + "\n"
 
 
 # ---- sealed blocks ----------------------------------------------------------------------------

@@ -145,13 +145,15 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
     return data, Save(body, "", raw)
 
 
-def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCard) -> str:
-    """Encrypt the secret part to the moderator."""
+def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCard, *, pad_to: int) -> str:
+    """Encrypt the secret part to the moderator, padded to ``pad_to`` bytes (the engine
+    passes the game's ``padding.secret_size(turn)``: the state, this turn's orders and the
+    log of past orders must not show through the length)."""
     # The state and this turn's orders are checked here; the log holds orders checked when
     # they were accepted, so the whole (growing) log is not walked again on every write.
     canonical.check(secret.state, "game state")
     canonical.check(secret.pending, "accepted orders")
-    return encrypt(canonical.compact(secret.to_json(game_id, revision)), [moderator])
+    return encrypt(canonical.compact(secret.to_json(game_id, revision)), [moderator], pad_to=pad_to)
 
 
 def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = None) -> Save:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
+from pbem.padding import Padding
 from pbem.rng import Rng
 
 from . import bots, orders, rules, svg, view
@@ -48,6 +49,9 @@ INFO = GameInfo(
         ),
     ),
     docs="games/jovian_syzygy/README.md",
+    # Padded sizes (bytes): 60 bot games with 32-character names needed at most 250 for a
+    # private part and 8192 + 155 a turn for the save's secret; twice that a turn here.
+    padding=Padding(report=1024, secret=8192, secret_per_turn=320),
 )
 
 

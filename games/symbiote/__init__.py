@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
+from pbem.padding import Padding
 from pbem.rng import Rng
 
 from . import bots, forms, orders, report, rules, view
@@ -53,6 +54,9 @@ INFO = GameInfo(
         ),
     ),
     docs="games/symbiote/README.md",
+    # Padded sizes (bytes): 60 bot games with 32-character names needed at most 862 for a
+    # private part and 4096 + 70 a turn for the save's secret; twice that a turn here.
+    padding=Padding(report=2048, secret=4096, secret_per_turn=160),
 )
 
 

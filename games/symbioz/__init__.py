@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pbem.game import Bot, GameInfo, OrderLine, Outcome, Resolution, View
+from pbem.padding import Padding
 from pbem.rng import Rng
 from pbem_games.symbioz import bots, orders, phases, state, svg, view
 
@@ -22,6 +23,9 @@ INFO = GameInfo(
     hidden_information=False,
     variants=state.VARIANTS,
     docs="games/symbioz/README.md",
+    # Padded sizes (bytes): 60 bot games with 32-character names needed at most 224 for a
+    # private part and 16384 + 1812 a turn for the save's secret; twice that a turn here.
+    padding=Padding(report=1024, secret=16384, secret_per_turn=4096),
 )
 
 

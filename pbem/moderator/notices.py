@@ -22,6 +22,7 @@ from pbem.errors import (
     SignatureError,
 )
 from pbem.keys import Identity, PublicCard, encrypt
+from pbem.padding import NOTICE_SIZE
 
 KINDS = {
     "accepted": "ACCEPTED",
@@ -101,13 +102,14 @@ class Notice:
                 "The details name things only you may see, so they are encrypted to you.",
                 "Read them with: pbem open THIS-FILE --key YOUR.key",
                 "",
-                encrypt(self.secret.encode("utf-8"), list(recipients)).rstrip("\n"),
+                # Padded: the length of the details must not say what they name.
+                encrypt(self.secret.encode("utf-8"), list(recipients), pad_to=NOTICE_SIZE).rstrip("\n"),
             ]
         return "\n".join(lines) + "\n"
 
 
 def open_text(text: str, identity: Identity) -> str:
-    """``text`` with every age block decrypted with ``identity``.
+    """``text`` with every age block decrypted with ``identity`` (its padding left out).
 
     Raises FormatError if a block is not for this key.
     """
@@ -122,7 +124,7 @@ def open_text(text: str, identity: Identity) -> str:
         elif block is not None:
             block.append(stripped)
             if stripped == AGE_END:
-                plain = identity.decrypt("\n".join(block) + "\n").decode("utf-8")
+                plain = identity.decrypt("\n".join(block) + "\n").decode("utf-8").rstrip()
                 out += ["----- encrypted details -----", *plain.splitlines(), "----- end of details -----"]
                 block = None
         else:
