@@ -161,7 +161,7 @@ def render_report(
         turn=ctx.turn,
         public_text=public_text,
         events=public_events,
-        outcome=None if ctx.outcome is None else for_people(ctx.outcome, ctx.names),
+        outcome=None if ctx.outcome is None else name_seats(ctx.outcome, ctx.names),
         seed=ctx.seed,
         awaiting=list(ctx.awaiting),
         seed_commitment=ctx.seed_commitment,

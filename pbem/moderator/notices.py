@@ -23,6 +23,7 @@ from pbem.errors import (
 )
 from pbem.keys import Identity, PublicCard, encrypt
 from pbem.padding import NOTICE_SIZE
+from pbem.wording import wrap_text
 
 KINDS = {
     "accepted": "ACCEPTED",
@@ -103,7 +104,9 @@ class Notice:
                 "Read them with: pbem open THIS-FILE --key YOUR.key",
                 "",
                 # Padded: the length of the details must not say what they name.
-                encrypt(self.secret.encode("utf-8"), list(recipients), pad_to=NOTICE_SIZE).rstrip("\n"),
+                encrypt(wrap_text(self.secret).encode("utf-8"), list(recipients), pad_to=NOTICE_SIZE).rstrip(
+                    "\n"
+                ),
             ]
         return "\n".join(lines) + "\n"
 
