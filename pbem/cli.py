@@ -206,8 +206,8 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
     gf = GameFolder(folder)
     save = gf.read(_card(moderator_card))
     names = save.names
-    reports = gf.reports_dir(save.turn)
-    missing_reports = [n for n in names if not (reports / f"{n}.txt").is_file()]
+    missing_files = [path.name for path in gf.missing_files(save)]
+    missing_reports = [n for n in names if f"{n}.txt" in missing_files]
     info = {
         "game": save.game,
         "game_id": save.game_id,
@@ -219,6 +219,7 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
         "written": save.body["written"],
         "moderator": status_lines(Path(folder), int(_now().timestamp())),
         "missing_reports": missing_reports,
+        "missing_files": missing_files,
     }
     if as_json:
         click.echo(json.dumps(info, indent=2))
@@ -233,9 +234,10 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
             click.echo(f"orders in from: {', '.join(info['submitted'])}")
     for line in info["moderator"]:
         click.echo(line)
-    if missing_reports:
+    if missing_files:
+        whose = f" for {', '.join(missing_reports)}" if missing_reports else ""
         click.echo(
-            f"reports of turn {save.turn} are missing for {', '.join(missing_reports)}: "
+            f"reports of turn {save.turn} are missing{whose} ({', '.join(missing_files)}): "
             "the moderator should run pbem publish"
         )
 
@@ -447,7 +449,7 @@ def publish(folder: str, keyfile: str) -> None:
 
     gf = GameFolder(folder)
     moderator = _key(keyfile)
-    written = gf.publish(moderator, gf.load(moderator))
+    written = gf.republish(moderator)
     click.echo(f"{len(written)} files written to {written[0].parent}")
 
 

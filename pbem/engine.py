@@ -15,18 +15,21 @@ new save atomically last: a rejected order or a crash leaves the game as it was.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pbem import canonical
 from pbem.errors import (
+    ConflictError,
     DuplicateError,
     ForeignError,
+    FormatError,
     NotAwaitedError,
     OrdersRejected,
     ReplayError,
@@ -36,6 +39,17 @@ from pbem.errors import (
 )
 from pbem.folder import atomic_write, default_home, read_record, write_record
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
+from pbem.integrity import (
+    LOCK_NAME,
+    FolderLock,
+    Origin,
+    check_history,
+    commit,
+    file_digest,
+    history_path,
+    read_origin,
+    store_history,
+)
 from pbem.keys import Identity, PublicCard
 from pbem.orders import SignedOrders, is_sealed, open_orders, seal, signature_failure
 from pbem.registry import get_game
@@ -43,7 +57,14 @@ from pbem.rng import Rng, commitment
 from pbem.save import Save, Secret, encode_save, open_secret, read_save, seal_secret
 
 SAVE_NAME = "save.json"
+UNDONE_DIR = "undone"
+"""Where a rollback moves the files of the turns it undid: ``undone/rev-NNNNNN/``."""
+LOCK_WAIT = 60.0
+"""Seconds a command waits for another writer of the same game (a moderator's pass)."""
+ATTEMPTS = 3
+"""Times a command is run again when another writer saved the game while it worked."""
 Entropy = Callable[[int], bytes]
+T = TypeVar("T")
 
 
 def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -110,6 +131,20 @@ class Loaded:
     def view(self, seat: int | None) -> View:
         return self.game.observe(self.secret.state, seat)
 
+    @property
+    def seed(self) -> bytes:
+        """The seed hidden chance is drawn from now: the game's, or the fresh one drawn at the
+        latest rollback (see :meth:`GameFolder.rollback`)."""
+        return current_seed(self.secret.seed, self.secret.log)
+
+
+def current_seed(seed: bytes, log: Sequence[Any]) -> bytes:
+    """The seed in force after the turns of ``log``: the last ``reseed`` entry's, else ``seed``."""
+    for entry in reversed(log):
+        if isinstance(entry, dict) and "reseed" in entry:
+            return bytes.fromhex(entry["reseed"])
+    return seed
+
 
 class SeenRecord:
     """The moderator's local memory of the newest save of each game (rollback detection).
@@ -149,11 +184,56 @@ class SeenRecord:
 
 
 class GameFolder:
-    """One game on disk.  Methods verify before they change anything."""
+    """One game on disk.  Methods verify before they change anything.
 
-    def __init__(self, path: str | os.PathLike[str], home: Path | None = None) -> None:
+    Every method that writes holds the game's lock (:mod:`pbem.integrity`) from reading the
+    save to writing the new one, and writes only if the save is still the one it read; when
+    another writer (on another machine of a synced folder) got there first, the whole
+    operation runs again, up to :data:`ATTEMPTS` times, then ConflictError is raised.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], home: Path | None = None, *, lock_wait: float = LOCK_WAIT
+    ) -> None:
         self.path = Path(path)
         self.seen = SeenRecord(home or default_home())
+        self.lock = FolderLock(self.path)
+        self.lock_wait = lock_wait
+        self._origin: tuple[tuple[int, int, int], Origin] | None = None
+        self._working = False
+
+    # ---- the lock -------------------------------------------------------------------------
+    def exclusive(self, work: Callable[[], T]) -> T:
+        """Run ``work`` (which reads the save and writes a new one) holding the game's lock;
+        run it again if another writer saved the game meanwhile.
+
+        Raises ConflictError if the lock stays taken for ``lock_wait`` seconds, or the save
+        kept changing under every attempt.
+        """
+        with self.lock.hold(self.lock_wait) as mine:
+            if not mine:
+                raise ConflictError(
+                    f"another pbem process is working on the game in {self.path} (it holds "
+                    f"{LOCK_NAME}) and did not finish within {self.lock_wait:g} s",
+                    "try again in a moment; if it stays busy, look for a pbem process that hangs",
+                )
+            if self._working:
+                return work()
+            self._working = True
+            try:
+                for attempt in range(1, ATTEMPTS + 1):
+                    try:
+                        return work()
+                    except ConflictError as exc:
+                        if attempt == ATTEMPTS:
+                            raise ConflictError(
+                                f"{exc.message} ({ATTEMPTS} attempts)",
+                                "another moderator keeps writing this game: let one moderator run it "
+                                "(a synced folder must not be moderated from two machines)",
+                            ) from None
+            finally:
+                self._working = False
+        raise AssertionError("unreachable")  # pragma: no cover
 
     # ---- paths ---------------------------------------------------------------------------
     @property
@@ -168,12 +248,33 @@ class GameFolder:
 
     # ---- reading ---------------------------------------------------------------------------
     def read(self, expect_moderator: PublicCard | None = None) -> Save:
-        """The verified current save (no key needed).  Raises UsageError if there is none."""
+        """The verified current save (no key needed), checked against the folder's history: it
+        must be this folder's game and its newest save.  A writer holding the lock completes a
+        history the previous writer left one revision behind.
+
+        Raises UsageError if there is no save, FormatError, TamperedError, ForeignError (another
+        game's or moderator's save) or RollbackError (an old or forked save).
+        """
         try:
             data = self.save_path.read_bytes()
         except FileNotFoundError:
             raise UsageError(f"{self.path} holds no pbem game (no {SAVE_NAME})") from None
-        return read_save(data, str(self.save_path), expect_moderator)
+        save = read_save(data, str(self.save_path), expect_moderator)
+        if check_history(self.path, save, data, self._origin_of(save)) and self.lock.held:
+            store_history(self.path, save.revision, data)
+        return save
+
+    def _origin_of(self, save: Save) -> Origin:
+        """The folder's first save, read once per object (again if the file changes)."""
+        first = history_path(self.path, 0)
+        try:
+            st = first.stat()
+            key = (st.st_ino, st.st_size, st.st_mtime_ns)
+        except OSError:
+            key = (-1, -1, -1)
+        if self._origin is None or self._origin[0] != key:
+            self._origin = (key, read_origin(self.path, save))
+        return self._origin[1]
 
     def load(self, moderator: Identity) -> Loaded:
         """Verify the save, check it is not rolled back, and open its secret part."""
@@ -193,6 +294,22 @@ class GameFolder:
         now: datetime,
         base: Mapping[str, Any],
     ) -> Save:
+        """Build, sign and commit the next save.  Raises ConflictError if the folder no longer
+        holds ``previous`` (nothing written), FormatError for a state that is not canonical JSON."""
+        data, save = self._prepare(moderator, previous, game, secret, now=now, base=base)
+        return self._commit(previous, data, save)
+
+    def _prepare(
+        self,
+        moderator: Identity,
+        previous: Save | None,
+        game: Game,
+        secret: Secret,
+        *,
+        now: datetime,
+        base: Mapping[str, Any],
+    ) -> tuple[bytes, Save]:
+        """The bytes of the next save and the Save they hold; checks everything, writes nothing."""
         state = secret.state
         revision = 0 if previous is None else previous.revision + 1
         outcome = game.outcome(state)
@@ -225,14 +342,18 @@ class GameFolder:
             "written": now.isoformat(timespec="seconds"),
             "secret": "",
         }
+        if base.get("reseeds"):
+            body["reseeds"] = list(base["reseeds"])
         card = PublicCard.from_json(base["moderator"])
         body["secret"] = seal_secret(
             secret, body["game_id"], revision, card, pad_to=game.info.padding.secret_size(body["turn"])
         )
         data, signed = encode_save(body, moderator)
-        atomic_write(self.path / "history" / f"rev-{revision:06d}.json", data)
-        atomic_write(self.save_path, data)
-        save = Save(body, str(self.save_path), signed.canonical_body)
+        return data, Save(body, str(self.save_path), signed.canonical_body, file_digest(data))
+
+    def _commit(self, previous: Save | None, data: bytes, save: Save) -> Save:
+        """Write a prepared save if the folder still holds ``previous``.  Raises ConflictError."""
+        commit(self.path, previous, data, save.revision)
         self.seen.record(save)
         return save
 
@@ -256,7 +377,7 @@ class GameFolder:
         """
         game = get_game(game_name)
         folder = cls(path, home)
-        if folder.save_path.exists():
+        if os.path.lexists(folder.save_path) or os.path.lexists(history_path(folder.path, 0)):
             raise UsageError(f"{folder.path} already holds a game", "choose an empty folder")
         info = game.info
         if not info.min_players <= len(players) <= info.max_players:
@@ -282,9 +403,20 @@ class GameFolder:
             "seed_commitment": commitment(seed),
         }
         secret = Secret(state=state, seed=seed, pending={}, events=[], log=[])
-        folder.path.mkdir(parents=True, exist_ok=True)
-        save = folder._write(moderator, None, game, secret, now=now, base=base)
-        folder.publish(moderator, Loaded(save, secret, game))
+        data, save = folder._prepare(moderator, None, game, secret, now=now, base=base)
+        try:
+            folder.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"cannot make the folder {folder.path}: {exc.strerror or exc}") from None
+
+        def start() -> None:
+            try:
+                folder._commit(None, data, save)
+            except ConflictError as exc:
+                raise UsageError(exc.message, exc.hint) from None
+            folder.publish(moderator, Loaded(save, secret, game))
+
+        folder.exclusive(start)
         return folder
 
     # ---- orders ---------------------------------------------------------------------------
@@ -323,8 +455,12 @@ class GameFolder:
 
         Raises FormatError, ForeignError, SignatureError (forged or changed), ReplayError (old
         turn, reused sequence number), DuplicateError (already accepted), NotAwaitedError
-        (that seat owes nothing now), OrdersRejected (the game refused an order line).
+        (that seat owes nothing now), OrdersRejected (the game refused an order line),
+        ConflictError (the game stayed locked or kept changing: run it again).
         """
+        return self.exclusive(lambda: self._submit(text, moderator, source=source, now=now))
+
+    def _submit(self, text: str, moderator: Identity, *, source: str, now: datetime) -> Receipt:
         loaded = self.load(moderator)
         save, secret, game = loaded.save, loaded.secret, loaded.game
         signed, seat = self.identify(loaded, text, source, moderator)
@@ -383,12 +519,22 @@ class GameFolder:
         }
         archive = self.orders_dir(save.turn) / f"{name}.seq{header.seq}.txt"
         sealed = text if is_sealed(text) else seal(text, [save.moderator])
-        atomic_write(archive, sealed)
         seq = dict(save.body["seq"])
         seq[name] = header.seq
         base = dict(save.body, seq=seq)
         new = Secret(secret.state, secret.seed, pending_all, secret.events, secret.log)
-        self._write(moderator, save, game, new, now=now, base=base)
+        # Everything is checked (and the save built) before the first write: a refused file
+        # leaves nothing behind, not even its archive copy.
+        data, written = self._prepare(moderator, save, game, new, now=now, base=base)
+        fresh = not os.path.lexists(archive)
+        atomic_write(archive, sealed)
+        try:
+            self._commit(save, data, written)
+        except BaseException:
+            if fresh:
+                with contextlib.suppress(OSError):
+                    archive.unlink()
+            raise
         missing = tuple(save.names[s] for s in game.to_act(secret.state) if str(s) not in pending_all)
         return Receipt(name, save.turn, header.seq, pending is not None, missing)
 
@@ -406,8 +552,15 @@ class GameFolder:
         ``fill`` gives order lines for seats that sent none (default orders or a bot's,
         as the moderator's policy says); they are validated like any other orders.
         With ``preview`` nothing is written.  Raises NotAwaitedError naming the missing
-        players, UsageError if the game is over.
+        players, UsageError if the game is over, ConflictError as :meth:`submit`.
         """
+        if preview:
+            return self._advance(moderator, now=now, fill=fill, preview=True)
+        return self.exclusive(lambda: self._advance(moderator, now=now, fill=fill, preview=False))
+
+    def _advance(
+        self, moderator: Identity, *, now: datetime, fill: Mapping[int, Sequence[str]] | None, preview: bool
+    ) -> Advanced:
         loaded = self.load(moderator)
         save, secret, game = loaded.save, loaded.secret, loaded.game
         if game.outcome(secret.state) is not None:
@@ -439,7 +592,7 @@ class GameFolder:
                 f"turn {save.turn} still awaits orders from {', '.join(missing)}",
                 "wait for them, or advance with default orders or bots for missing seats",
             )
-        result = game.resolve(secret.state, orders, Rng.for_turn(secret.seed, save.turn))
+        result = game.resolve(secret.state, orders, Rng.for_turn(loaded.seed, save.turn))
         state = result.state
         outcome = game.outcome(state)
         awaiting = tuple(save.names[s] for s in game.to_act(state))
@@ -453,14 +606,46 @@ class GameFolder:
         reports = self.publish(moderator, Loaded(written, new_secret, game))
         return Advanced(written.turn, result.events, awaiting, outcome, tuple(filled), tuple(reports))
 
+    def turn_files(self, save: Save) -> list[Path]:
+        """Every file the reports of ``save``'s turn must have: each player's report, the
+        public report and the game's pictures (named from the public view; no key needed)."""
+        folder = self.reports_dir(save.turn)
+        pictures = get_game(save.game).pictures(View(save.game, None, save.body["public"]))
+        names = [f"{name}.txt" for name in save.names] + ["public.txt"] + sorted(pictures)
+        return [folder / name for name in names]
+
+    def missing_files(self, save: Save) -> list[Path]:
+        """The files of :meth:`turn_files` that are not there (a writer stopped mid-publish)."""
+        return [path for path in self.turn_files(save) if not path.is_file()]
+
+    def republish(self, moderator: Identity) -> list[Path]:
+        """Write the current turn's reports again, reading the save under the game's lock."""
+        return self.exclusive(lambda: self.publish(moderator, self.load(moderator)))
+
     def publish(self, moderator: Identity, loaded: Loaded) -> list[Path]:
-        """Write every report of the current turn (idempotent: rewrites the same turn).
+        """Write every report of the current turn (idempotent: rewrites the same turn), and
+        move the reports of turns after it (undone by a rollback) aside, into ``undone/``.
 
         Reports are derived from the durable save, so they are written without fsync; a
-        moderator that finds them missing after a crash calls this again."""
+        moderator that finds them missing after a crash calls this again.  Raises
+        ConflictError if ``loaded`` is no longer the folder's save."""
+        return self.exclusive(lambda: self._publish(moderator, loaded))
+
+    def _publish(self, moderator: Identity, loaded: Loaded) -> list[Path]:
         from pbem.reports import ReportContext, name_seats, render_report
 
         save, secret, game = loaded.save, loaded.secret, loaded.game
+        if save.file_digest:
+            try:
+                current = file_digest(self.save_path.read_bytes())
+            except OSError:
+                current = ""
+            if current != save.file_digest:
+                raise ConflictError(
+                    f"{self.save_path} changed since it was read: another writer saved the game",
+                    "run the command again",
+                )
+        self._set_aside(save.revision, "reports", after=save.turn)
         events = [e if isinstance(e, Event) else Event.from_json(e) for e in secret.events]
         outcome = game.outcome(secret.state)
         ctx = ReportContext(
@@ -493,35 +678,91 @@ class GameFolder:
         return written
 
     # ---- moderator actions ------------------------------------------------------------------
-    def rollback(self, moderator: Identity, turn: int, *, now: datetime) -> Save:
+    def undone_dir(self, revision: int) -> Path:
+        """Where the rollback written as ``revision`` puts the files of the turns it undid."""
+        return self.path / UNDONE_DIR / f"rev-{revision:06d}"
+
+    def _set_aside(self, revision: int, kind: str, *, after: int) -> list[Path]:
+        """Move ``<kind>/turn-NNNN`` folders of turns after ``after`` into ``undone_dir``."""
+        moved: list[Path] = []
+        try:
+            entries = sorted(os.listdir(self.path / kind))
+        except OSError:
+            return moved
+        for entry in entries:
+            match = re.fullmatch(r"turn-([0-9]{4,9})", entry)
+            if match is None or int(match.group(1)) <= after:
+                continue
+            target = self.undone_dir(revision) / kind / entry
+            target.parent.mkdir(parents=True, exist_ok=True)
+            while target.exists():
+                target = target.with_name(target.name + "+")
+            os.rename(self.path / kind / entry, target)
+            moved.append(target)
+        return moved
+
+    def rollback(
+        self, moderator: Identity, turn: int, *, now: datetime, entropy: Entropy = os.urandom
+    ) -> Save:
         """Go back to the start of ``turn``: a new revision whose state is that turn's.
+
+        Hidden chance is drawn anew: a fresh seed (from ``entropy``) rules every later draw,
+        the game shuffles again what it keeps hidden (its optional ``redraw(state, rng)``),
+        and the seed's commitment is published in the save (``reseeds``) and in the turn's
+        reports, to be revealed with the game's seed at the end (``pbem verify`` checks it).
+        The reports and order files of the turns undone are moved into ``undone/``.
 
         Raises UsageError if history holds no save that starts that turn, or if the game is
         over: its seed is public then, so a rolled-back game would have no secrets left.
         """
+        return self.exclusive(lambda: self._rollback(moderator, turn, now=now, entropy=entropy))
+
+    def _rollback(self, moderator: Identity, turn: int, *, now: datetime, entropy: Entropy) -> Save:
         loaded = self.load(moderator)
-        if loaded.save.body["seed"] is not None:
+        current, game = loaded.save, loaded.game
+        if current.body["seed"] is not None:
             raise UsageError(
-                f"game {loaded.save.game_id} is over and its seed is revealed: it cannot be rolled back",
+                f"game {current.game_id} is over and its seed is revealed: it cannot be rolled back",
                 "start a new game (pbem new) instead",
             )
         candidates = []
         for path in sorted((self.path / "history").glob("rev-*.json")):
             old = read_save(path.read_bytes(), str(path), moderator.public())
-            if old.game_id == loaded.save.game_id and old.turn == turn and not old.body["submitted"]:
+            if old.game_id == current.game_id and old.turn == turn and not old.body["submitted"]:
                 candidates.append(old)
         if not candidates:
             raise UsageError(f"history holds no start of turn {turn}")
         old = candidates[-1]
         old_secret = open_secret(old, moderator)
+        fresh = entropy(32)
+        pledge = commitment(fresh)
+        redraw = getattr(game, "redraw", None)
+        state = old_secret.state
+        if callable(redraw):
+            state = redraw(state, Rng.for_turn(fresh, turn, "redraw"))
+        note = Event(
+            f"The moderator rolled the game back to the start of turn {turn}. Hidden chance from here "
+            f"on comes from a fresh secret seed, revealed at the end; its commitment is {pledge}"
+        )
+        log = [*old_secret.log, {"turn": turn, "reseed": fresh.hex()}]
+        secret = Secret(state, old_secret.seed, {}, [*old_secret.events, note.to_json()], log)
+        revision = current.revision + 1
+        reseeds = [
+            *current.body.get("reseeds", []),
+            {"turn": turn, "revision": revision, "commitment": pledge},
+        ]
         # Only the game goes back: seats keep their current keys (replace_player) and status.
-        base = dict(old.body, seq=loaded.save.body["seq"], players=loaded.save.body["players"])
-        written = self._write(moderator, loaded.save, loaded.game, old_secret, now=now, base=base)
-        self.publish(moderator, Loaded(written, old_secret, loaded.game))
+        base = dict(old.body, seq=current.body["seq"], players=current.body["players"], reseeds=reseeds)
+        written = self._write(moderator, current, game, secret, now=now, base=base)
+        self._set_aside(written.revision, "orders", after=turn - 1)
+        self.publish(moderator, Loaded(written, secret, game))
         return written
 
     def replace_player(self, moderator: Identity, name: str, card: PublicCard, *, now: datetime) -> Save:
         """Give seat ``name`` to a new key (and possibly name); the seat keeps its position."""
+        return self.exclusive(lambda: self._replace_player(moderator, name, card, now=now))
+
+    def _replace_player(self, moderator: Identity, name: str, card: PublicCard, *, now: datetime) -> Save:
         loaded = self.load(moderator)
         save = loaded.save
         seat = save.seat_of(name)
@@ -550,6 +791,9 @@ class GameFolder:
         """Mark a seat ``active``, ``resigned`` or ``abandoned`` (the moderator then plays it)."""
         if status not in {"active", "resigned", "abandoned"}:
             raise UsageError(f"unknown seat status {status!r}")
+        return self.exclusive(lambda: self._set_status(moderator, name, status, now=now))
+
+    def _set_status(self, moderator: Identity, name: str, status: str, *, now: datetime) -> Save:
         loaded = self.load(moderator)
         save = loaded.save
         seat = save.seat_of(name)
@@ -575,12 +819,32 @@ def verify_replay(save: Save) -> int:
     if commitment(seed) != save.body["seed_commitment"]:
         raise RollbackError("the revealed seed does not match the commitment published at turn 1")
     game = get_game(save.game)
+    pledges = {r.get("commitment") for r in save.body.get("reseeds", []) if isinstance(r, dict)}
     state = game.setup(len(save.names), save.body["options"], Rng.for_turn(seed, 0, "setup"))
+    now_seed, turns = seed, 0
     for entry in log:
+        if isinstance(entry, dict) and "reseed" in entry:
+            # A rollback: from here on chance comes from the fresh seed it committed to.
+            try:
+                now_seed = bytes.fromhex(entry["reseed"])
+            except (TypeError, ValueError):
+                raise FormatError(
+                    f"the replay of game {save.game_id} holds a damaged rollback seed"
+                ) from None
+            if commitment(now_seed) not in pledges:
+                raise RollbackError(
+                    f"the seed revealed for the rollback to turn {entry.get('turn')} does not match any "
+                    "commitment published in the save (reseeds)"
+                )
+            redraw = getattr(game, "redraw", None)
+            if callable(redraw):
+                state = redraw(state, Rng.for_turn(now_seed, entry["turn"], "redraw"))
+            continue
         orders = {int(seat): value for seat, value in entry["orders"].items()}
-        state = game.resolve(state, orders, Rng.for_turn(seed, entry["turn"])).state
+        state = game.resolve(state, orders, Rng.for_turn(now_seed, entry["turn"])).state
+        turns += 1
     if game.observe(state, None).public != save.body["public"]:
         raise RollbackError(
             "re-playing the published orders with the revealed seed does not reach the final position"
         )
-    return len(log)
+    return turns

@@ -50,6 +50,11 @@ class RollbackError(RejectedError):
     """A save file is older than one already seen, or its hash chain is broken."""
 
 
+class ConflictError(RejectedError):
+    """Another writer holds the game's lock, or saved the game while this command worked;
+    nothing was changed and the command may simply be run again."""
+
+
 class ReplayError(RejectedError):
     """An order file was already used, is for an old turn, or reuses a sequence number."""
 

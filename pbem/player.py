@@ -413,6 +413,6 @@ def fill_orders(loaded: Loaded, how: str) -> Mapping[int, list[str]]:
         if how == "default":
             out[seat] = game.default_orders(view)
         else:
-            rng = Rng(loaded.secret.seed + f"\x00fill\x00{loaded.save.turn}\x00{seat}".encode())
+            rng = Rng(loaded.seed + f"\x00fill\x00{loaded.save.turn}\x00{seat}".encode())
             out[seat] = game.bots[how](game, view, rng)
     return out

@@ -27,6 +27,7 @@ from typing import Any
 from pbem import canonical
 from pbem.errors import ForeignError, FormatError, TamperedError
 from pbem.keys import SAVE_DOMAIN, Identity, PublicCard, encrypt
+from pbem.save_shape import check_body
 
 FORMAT = "pbem-save/v1"
 SECRET_FORMAT = "pbem-secret/v1"
@@ -53,6 +54,12 @@ _BODY_FIELDS: dict[str, type | tuple[type, ...]] = {
     "secret": str,
 }
 
+_OPTIONAL_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "reseeds": list,
+}
+"""Fields only some saves have: ``reseeds`` lists the commitments of the fresh seeds drawn
+at each rollback (``{"turn", "revision", "commitment"}``), absent until the first one."""
+
 
 @dataclass(frozen=True)
 class Save:
@@ -62,6 +69,9 @@ class Save:
     source: str
     canonical_body: bytes = b""
     """RFC 8785 bytes of ``body`` (what the signature covers), computed once."""
+    file_digest: str = ""
+    """SHA-256 of the file's bytes (what a writer's compare-and-swap compares); empty when
+    the save was not read from, or written to, a file."""
 
     @property
     def game(self) -> str:
@@ -142,7 +152,7 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
     signature = moderator.sign(SAVE_DOMAIN, raw)
     doc = {"format": FORMAT, "body": body, "signature": base64.b64encode(signature).decode()}
     data = (json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
-    return data, Save(body, "", raw)
+    return data, Save(body, "", raw, hashlib.sha256(data).hexdigest())
 
 
 def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCard, *, pad_to: int) -> str:
@@ -182,7 +192,10 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
             raise FormatError(f"save file {source}: body lacks {name!r}")
         if not isinstance(body[name], kind) or (kind is int and isinstance(body[name], bool)):
             raise FormatError(f"save file {source}: body field {name!r} has the wrong type")
-    extra = set(body) - set(_BODY_FIELDS)
+    for name, kind in _OPTIONAL_FIELDS.items():
+        if name in body and not isinstance(body[name], kind):
+            raise FormatError(f"save file {source}: body field {name!r} has the wrong type")
+    extra = set(body) - set(_BODY_FIELDS) - set(_OPTIONAL_FIELDS)
     if extra:
         raise FormatError(f"save file {source}: body has unknown fields {sorted(extra)}")
     try:
@@ -207,7 +220,8 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
             f"save file {source} was changed after the moderator signed it (signature does not verify)",
             "restore it from the game's history/ folder or your backup",
         ) from None
-    return Save(body, source, raw)
+    check_body(body, source)
+    return Save(body, source, raw, hashlib.sha256(data).hexdigest())
 
 
 def open_secret(save: Save, moderator: Identity) -> Secret:

@@ -94,6 +94,13 @@ class Symbiote:
         """Apply the acting seat's validated step; pure."""
         return rules.resolve(state, orders, rng)
 
+    def redraw(self, state: State, rng: Rng) -> State:
+        """After a rollback: shuffle the face-down draw pile again (the only hidden chance the
+        state keeps), so the cards drawn in the undone turns are not known to come next."""
+        deck = list(state["deck"])
+        rng.shuffle(deck)
+        return {**state, "deck": deck}
+
     def outcome(self, state: State) -> Outcome | None:
         """Scores and winners once the draw pile ran out at the start of a turn."""
         if state["phase"] != "over":

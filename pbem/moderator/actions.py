@@ -1,24 +1,29 @@
 """The moderator's own commands on one game: extend, pause, resume, replace, resign,
 roll back, preview, and the deadline lines of ``pbem status``.
 
-Each command takes the game's local lock (so it never races a running moderator), changes
+Each command takes the game's lock (the engine's, in the game folder, so it never races a
+running moderator or a ``pbem submit``), changes
 the save through the engine and the moderator's record through :mod:`.record`, and makes
 the next pass look at the game in full.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 
 from pbem.engine import GameFolder
-from pbem.errors import UsageError
+from pbem.errors import ConflictError, UsageError
 from pbem.keys import Identity, PublicCard
 from pbem.moderator.config import GameConfig, RootConfig
-from pbem.moderator.lock import game_lock, local_state_dir
+from pbem.moderator.lock import local_state_dir
+from pbem.moderator.post import PLAYERS_DIR
 from pbem.moderator.record import Record, load_record, save_record
 from pbem.moderator.scan import Index
 from pbem.timing import Clock, SystemClock, TurnClock, due, format_duration, stand_in
@@ -43,8 +48,9 @@ class GameAdmin:
             raise UsageError(f"{game_dir} holds no pbem game (no save.json)")
         return cls(game_dir, identity, clock or SystemClock(), local_state_dir(game_dir.parent, state_dir))
 
-    @property
+    @cached_property
     def folder(self) -> GameFolder:
+        """The engine's view of the game (one object: it holds the game's lock re-entrantly)."""
         return GameFolder(self.game_dir, home=self.state_dir / "engine")
 
     def _dt(self) -> datetime:
@@ -52,10 +58,11 @@ class GameAdmin:
 
     @contextmanager
     def _locked(self) -> Iterator[Record]:
-        with game_lock(self.game_dir.parent, self.game_dir.name, wait=30) as mine:
+        with self.folder.lock.hold(30) as mine:
             if not mine:
-                raise UsageError(
-                    f"another moderator is working on {self.game_dir.name}", "try again in a moment"
+                raise ConflictError(
+                    f"another moderator (or pbem command) is working on {self.game_dir.name}",
+                    "try again in a moment",
                 )
             yield load_record(self.game_dir)
         index = Index(self.state_dir / "index.json")
@@ -110,12 +117,32 @@ class GameAdmin:
             save_record(self.game_dir, record.logged(f"{name} resigned"))
 
     def rollback(self, turn: int) -> int:
-        """Go back to the start of ``turn``; its reports are handed out again."""
+        """Go back to the start of ``turn`` (hidden chance drawn anew: see the engine's
+        rollback); the reports the players got for the turns undone leave their folders for
+        ``undone/rev-NNNNNN/players/<name>/``, and the report of ``turn`` is handed out again."""
         with self._locked() as record:
             save = self.folder.rollback(self.identity, turn, now=self._dt())
+            self._set_aside_delivered(save.revision, save.names, turn)
             record = replace(record, clock=None, delivered=None, handled=(), inflight=None, advancing=None)
             save_record(self.game_dir, record.logged(f"rolled back to turn {turn}"))
             return save.turn
+
+    def _set_aside_delivered(self, revision: int, names: list[str], turn: int) -> None:
+        """Move the reports and pictures of turns ``turn`` and later out of the players' folders."""
+        pattern = re.compile(r"(?:report-turn-|turn-)([0-9]{4,9})[.-].*")
+        for name in names:
+            folder = self.game_dir / PLAYERS_DIR / name
+            try:
+                entries = sorted(os.listdir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                match = pattern.fullmatch(entry)
+                if match is None or int(match.group(1)) < turn:
+                    continue
+                target = self.folder.undone_dir(revision) / PLAYERS_DIR / name / entry
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(folder / entry, target)
 
     def preview(self) -> list[str]:
         """What advancing now would do, stand-ins included, without writing anything."""

@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine import SAVE_NAME, GameFolder, Loaded
-from pbem.errors import DuplicateError, PbemError
+from pbem.errors import ConflictError, DuplicateError, PbemError
 from pbem.folder import sweep_temp
 from pbem.keys import Identity
 from pbem.mail.extract import AGE_BINARY_MAGIC
 from pbem.moderator.config import CONFIG_NAME, GameConfig, RootConfig
 from pbem.moderator.durable import arm_engine_writes, remove, step, write_once
-from pbem.moderator.lock import game_lock, local_state_dir
+from pbem.moderator.lock import local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, PLAYERS_DIR, Outbox, Post
 from pbem.moderator.quarantine import (
@@ -122,7 +122,7 @@ def stand_in_orders(loaded: Loaded, seat: int, stand: Missing) -> list[str]:
     game = loaded.game
     view = loaded.view(seat)
     if stand.action == "bot" and stand.bot is not None and stand.bot in game.bots:
-        rng = Rng(loaded.secret.seed + f"\x00moderator-bot\x00{loaded.save.turn}\x00{seat}".encode())
+        rng = Rng(loaded.seed + f"\x00moderator-bot\x00{loaded.save.turn}\x00{seat}".encode())
         return game.bots[stand.bot](game, view, rng)
     return game.default_orders(view)
 
@@ -197,15 +197,21 @@ class Moderator:
         now = self.clock.now()
         if not force and self.index.unchanged(name, sig, now):
             return GameResult(name, skipped="unchanged")
-        with game_lock(self.root, name) as mine:
-            if not mine:
-                return GameResult(name, skipped="locked")
-            try:
-                result = self._process_locked(game_dir, now)
-            except PbemError as exc:
-                result = GameResult(name, error=str(exc))
-            except Exception as exc:  # a bug or a broken disk in one game must not stop the others
-                result = GameResult(name, error=f"{type(exc).__name__}: {exc}")
+        # The game's own lock (in its folder), held for the whole game: the engine's writes
+        # below take it again through the same GameFolder.
+        folder = GameFolder(game_dir, home=self.home)
+        try:
+            with folder.lock.hold(0) as mine:
+                if not mine:
+                    return GameResult(name, skipped="locked")
+                try:
+                    result = self._process_locked(folder, now)
+                except PbemError as exc:
+                    result = GameResult(name, error=str(exc))
+                except Exception as exc:  # a bug or a broken disk in one game must not stop the others
+                    result = GameResult(name, error=f"{type(exc).__name__}: {exc}")
+        except PbemError as exc:  # the folder cannot hold its lock file
+            result = GameResult(name, error=str(exc))
         fresh = self._recently_touched(sig)
         self.index.record(name, sig, result.next_due, settling=fresh or result.error is not None)
         return result
@@ -217,8 +223,8 @@ class Moderator:
         return any(mtime > horizon for mtime in sig[0::3])
 
     # ---- one game ----------------------------------------------------------------------------
-    def _process_locked(self, game_dir: Path, now: int) -> GameResult:
-        folder = GameFolder(game_dir, home=self.home)
+    def _process_locked(self, folder: GameFolder, now: int) -> GameResult:
+        game_dir = folder.path
         sweep_temp(game_dir)
         save = folder.read(self.card)
         config = GameConfig.load(game_dir, self.config)
@@ -347,10 +353,10 @@ class Moderator:
         if record.delivered is not None and record.delivered[0] == save.turn:
             return record
         reports = folder.reports_dir(save.turn)
-        wanted = [reports / f"{name}.txt" for name in save.names] + [reports / "public.txt"]
-        if not all(path.is_file() for path in wanted):
-            # A moderator killed inside an advance may have left the turn's reports unwritten;
-            # the engine's publish is idempotent, so write them (again) now.
+        if folder.missing_files(save):
+            # A moderator killed inside an advance may have left some of the turn's files (its
+            # texts or its pictures) unwritten; the engine's publish is idempotent, so write
+            # them (again) now.
             folder.publish(self.identity, folder.load(self.identity))
             step("published")
         pictures: list[tuple[str, bytes]] = []
@@ -432,7 +438,7 @@ class Moderator:
         try:
             notice, seat = self._submit(folder, save, data, source, retry, now, policy, record)
         except Exception as exc:  # no file may stall the game, whatever it trips in the engine
-            if isinstance(exc, OSError) or folder.read(self.card).revision != save.revision:
+            if isinstance(exc, OSError | ConflictError) or folder.read(self.card).revision != save.revision:
                 raise  # the disk, not the file; or the engine filed it: the retry path decides
             problem = f"{type(exc).__name__}: {shown(str(exc), 200)}"
             notice = Notice(
@@ -545,6 +551,8 @@ class Moderator:
                 replaced = self._archived(folder, save, seat) > 1
                 return self._accepted_notice(folder, seat, replaced, now, policy, record, base), seat
             return Notice("duplicate", message=exc.message, hint=exc.hint, **base), seat
+        except ConflictError:
+            raise  # another writer kept saving the game: the file stays for the next pass
         except PbemError as exc:
             kind = kind_of(exc)
             seat = self._claimed_seat(save, text, source) if kind in VERIFIED_KINDS else None

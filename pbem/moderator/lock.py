@@ -1,20 +1,25 @@
-"""One moderator per game: a file lock per game, kept on the moderator's local disk.
+"""One writer per game: the game's own lock, and the moderator's local state folder.
 
-Locks never live in the shared folder: a synced folder copies lock files between machines
-and cannot make them exclusive.  ``filelock`` locks are freed by the kernel the moment their
-holder dies, so a killed moderator never leaves a game locked.
+The lock is the engine's (:class:`pbem.integrity.FolderLock`): a lock file inside the game
+folder itself, ``<game>/.pbem-lock``, so that every process that writes the game (``pbem
+submit`` and ``advance`` from a shell, a moderator started by cron, another from a login
+shell with another ``$XDG_RUNTIME_DIR``, ``$TMPDIR``, ``$PBEM_HOME`` or ``--state-dir``)
+finds the same lock.  The file holds no data: a sync tool that copies it to another machine
+is harmless, since a lock is only ever held on the machine that took it.  Between machines
+of a synced folder the engine's compare-and-swap write is what protects the save.
+``filelock`` locks are freed by the kernel the moment their holder dies, so a killed
+moderator never leaves a game locked.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from filelock import FileLock, Timeout
+from pbem.integrity import FolderLock
 
 
 def local_state_dir(root: Path, override: Path | None = None) -> Path:
@@ -35,28 +40,13 @@ def local_state_dir(root: Path, override: Path | None = None) -> Path:
     return folder
 
 
-def lock_dir(root: Path) -> Path:
-    """Where the locks of a root's games live: a machine-wide local folder (the runtime
-    folder, else the temporary one) named after the root's absolute path, so every
-    moderator on this machine finds the same locks whatever its ``--state-dir``."""
-    base = Path(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir())
-    digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
-    folder = base / "pbem-locks" / digest
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 @contextmanager
 def game_lock(root: Path, game: str, wait: float = 0) -> Iterator[bool]:
-    """Hold the lock of ``game`` under ``root`` for the block; yields False (and holds
-    nothing) if another moderator has it and it did not come free within ``wait`` seconds."""
-    lock = FileLock(str(lock_dir(root) / f"{game}.lock"), thread_local=False)
-    try:
-        lock.acquire(timeout=wait)
-    except Timeout:
-        yield False
-        return
-    try:
-        yield True
-    finally:
-        lock.release()
+    """Hold the lock of the game folder ``root/game`` for the block; yields False (and holds
+    nothing) if another holder has it and it did not come free within ``wait`` seconds.
+
+    The same lock as the engine's: a :class:`pbem.engine.GameFolder` of that folder waits for
+    it.  Raises UsageError if the folder cannot hold a lock file.
+    """
+    with FolderLock(Path(root) / game).hold(wait) as mine:
+        yield mine

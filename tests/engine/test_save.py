@@ -258,6 +258,7 @@ def test_secret_from_another_revision(played: Table, tmp_path: Path) -> None:
         open_secret(save, played.moderator)
     folder = played.copy_to(tmp_path / "copy", tmp_path / "home")
     folder.save_path.write_bytes(resigned)
+    (folder.path / "history" / f"rev-{save.revision:06d}.json").write_bytes(resigned)
     with pytest.raises(FormatError, match="does not belong to this save"):
         folder.load(played.moderator)
 
@@ -274,6 +275,7 @@ def test_secret_from_another_game(played: Table, tmp_path: Path, keys: dict[str,
 def test_old_save_put_back_is_a_rollback(table: Table) -> None:
     table.play_step()
     newest = table.folder.read()
+    orders = table.signed(table.awaited())
     table.folder.save_path.write_bytes(_history(table, 0))
     with pytest.raises(RollbackError) as info:
         table.folder.load(table.moderator)
@@ -281,9 +283,8 @@ def test_old_save_put_back_is_a_rollback(table: Table) -> None:
     assert f"revision 0 (turn 1) but revision {newest.revision}" in message
     assert "an old save was put back" in message
     assert info.value.hint and "history/" in info.value.hint
-    name = table.awaited()
     with pytest.raises(RollbackError):
-        table.submit(table.signed(name))
+        table.submit(orders)
     with pytest.raises(RollbackError):
         table.folder.advance(table.moderator, now=table.tick())
     # Putting the newest back makes the game whole again.

@@ -1,0 +1,295 @@
+"""What keeps one game folder whole when several writers meet it: the lock, the history that
+binds a save to its folder, and the compare-and-swap write of a new save.
+
+* **One lock per game, in the game folder.**  Every command that writes a game holds
+  ``<game>/.pbem-lock`` (a ``filelock`` lock, freed by the kernel the moment its holder
+  dies), so it is found the same way by every process on the machine, whatever its
+  ``$XDG_RUNTIME_DIR``, ``$TMPDIR``, ``$PBEM_HOME`` or ``--state-dir``.  The file holds no
+  data: a sync tool copying it to another machine is harmless (it locks nothing there).
+* **The folder's history is the record every command consults.**  ``history/rev-000000.json``
+  is written first, when the game is created, and binds the folder to its game id and its
+  moderator; each later save is kept as ``history/rev-NNNNNN.json``, created exclusively
+  (never overwritten).  A save is accepted only if it is this game's and the newest one the
+  history knows: another game's save copied in, or an old one put back, is refused by every
+  command, with or without a key.
+* **Compare-and-swap.**  A writer replaces ``save.json`` only if it still holds the very
+  bytes the writer read (checked right before the atomic rename), and only if no history
+  file exists yet for the revision it writes.  Across machines of a synced folder nothing
+  is atomic, so this narrows the window to the moment of the rename; the history files,
+  created exclusively, make a fork visible instead of silent.
+
+Order of writes: a new game writes its history first (the binding), then its save; every
+later write replaces the save first, then adds its history file.  A writer killed between
+the two leaves a save one revision ahead of the history, which :func:`check_history`
+recognises (the save's ``prev`` is the newest history file's digest) and the next writer
+completes (:func:`store_history`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.errors import ConflictError, ForeignError, PbemError, RollbackError, UsageError
+from pbem.folder import TEMP_PREFIX, atomic_write, fsync_dir
+from pbem.save import Save, read_save
+
+SAVE_NAME = "save.json"
+LOCK_NAME = ".pbem-lock"
+HISTORY_DIR = "history"
+_REVISION = re.compile(r"rev-([0-9]{6,9})\.json")
+
+
+def history_path(folder: Path, revision: int) -> Path:
+    """Where revision ``revision`` of the game in ``folder`` is kept."""
+    return folder / HISTORY_DIR / f"rev-{revision:06d}.json"
+
+
+def file_digest(data: bytes) -> str:
+    """SHA-256 of a save file's bytes: what compare-and-swap compares."""
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---- the lock ---------------------------------------------------------------------------------
+class FolderLock:
+    """The lock of one game folder, re-entrant for the object that holds it.
+
+    Two objects (two processes, or two holders in one process) exclude each other; one
+    object may enter again while it holds the lock (the moderator holds it for a whole
+    game and calls the engine, which takes it again).  Not shared between threads.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / LOCK_NAME
+        self._depth = 0
+
+    @property
+    def held(self) -> bool:
+        return self._depth > 0
+
+    @contextmanager
+    def hold(self, wait: float) -> Iterator[bool]:
+        """Hold the lock for the block, waiting up to ``wait`` seconds for it; yields False
+        (holding nothing) if another holder kept it that long.
+
+        Raises UsageError if the lock file cannot be made or locked (a missing or read-only
+        folder, a file system without locks).
+        """
+        if self._depth:
+            self._depth += 1
+            try:
+                yield True
+            finally:
+                self._depth -= 1
+            return
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(str(self.path), thread_local=False, fallback_to_soft=False)
+        try:
+            lock.acquire(timeout=max(wait, 0))
+        except Timeout:
+            yield False
+            return
+        except OSError as exc:
+            raise UsageError(
+                f"cannot lock the game in {self.folder} ({LOCK_NAME}): {exc.strerror or exc}",
+                "check that the folder exists, that you may write in it, and that its file system "
+                "supports file locks",
+            ) from None
+        self._depth = 1
+        try:
+            yield True
+        finally:
+            self._depth = 0
+            lock.release()
+
+
+# ---- history: the folder's own record -----------------------------------------------------------
+@dataclass(frozen=True)
+class Origin:
+    """What ``history/rev-000000.json`` binds the folder to."""
+
+    game_id: str
+    verify_key: bytes
+
+
+def read_origin(folder: Path, save: Save) -> Origin:
+    """The game the folder was created for, read from its first history file.
+
+    Raises ForeignError if there is none, or if it is another moderator's or not a first save.
+    """
+    path = history_path(folder, 0)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ForeignError(
+            f"{folder} has no {HISTORY_DIR}/{path.name}, the file that binds a folder to its game: "
+            f"{save.source} (game {save.game_id}) cannot be shown to belong here",
+            f"restore the folder's {HISTORY_DIR}/ from your backup; a save is only used together with "
+            "its game's history",
+        ) from None
+    except OSError as exc:
+        raise ForeignError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        first = read_save(data, str(path), save.moderator)
+    except ForeignError:
+        raise ForeignError(
+            f"{save.source} is signed by moderator {save.moderator.name} ({save.moderator.key_id}), but "
+            f"the game in {folder} was created by another moderator ({HISTORY_DIR}/{path.name})",
+            "put back this folder's own save: its newest history/rev-NNNNNN.json",
+        ) from None
+    if first.revision != 0 or first.body["prev"] is not None:
+        raise ForeignError(f"{path} is not the first save of a game (revision {first.revision})")
+    return Origin(first.game_id, first.moderator.verify_key)
+
+
+def newest_revision(folder: Path) -> int:
+    """The highest revision in the folder's history (-1 if none)."""
+    try:
+        names = os.listdir(folder / HISTORY_DIR)
+    except OSError:
+        return -1
+    found = [int(m.group(1)) for m in map(_REVISION.fullmatch, names) if m]
+    return max(found, default=-1)
+
+
+def _same_save(path: Path, data: bytes, save: Save) -> bool | None:
+    """True if the history file ``path`` holds ``save``, False if another, None if absent."""
+    try:
+        kept = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    if kept == data:
+        return True
+    try:
+        return read_save(kept, str(path), save.moderator).digest == save.digest
+    except PbemError:
+        return False
+
+
+def check_history(folder: Path, save: Save, data: bytes, origin: Origin) -> bool:
+    """Check that ``save`` (read from the bytes ``data``) is the current save of the game whose
+    history is in ``folder``.  Returns True when history lacks the save's own revision and the
+    save follows its newest entry (a writer was stopped between its two writes); the caller
+    may then complete history with :func:`store_history`.
+
+    Raises ForeignError (another game's save), RollbackError (an old save put back, or a
+    save that forks from the history).
+    """
+    if save.game_id != origin.game_id:
+        raise ForeignError(
+            f"{save.source} is a save of game {save.game_id}, but the folder {folder} holds game "
+            f"{origin.game_id} (its {HISTORY_DIR}/rev-000000.json): a save copied from another game",
+            f"put back this folder's own save, the newest {HISTORY_DIR}/rev-NNNNNN.json of game "
+            f"{origin.game_id}",
+        )
+    if save.moderator.verify_key != origin.verify_key:
+        raise ForeignError(
+            f"{save.source} is signed by moderator {save.moderator.name}, not by the moderator who "
+            f"created game {origin.game_id} in {folder}",
+            f"put back this folder's own save, the newest {HISTORY_DIR}/rev-NNNNNN.json",
+        )
+    revision = save.revision
+    if history_path(folder, revision + 1).exists():
+        newest = newest_revision(folder)
+        raise RollbackError(
+            f"{save.source} is revision {revision} (turn {save.turn}) but revision {newest} of game "
+            f"{save.game_id} is in {HISTORY_DIR}/: an old save was put back",
+            f"restore the newest save ({HISTORY_DIR}/rev-{newest:06d}.json) as {SAVE_NAME}, or use "
+            "pbem rollback to go back on purpose",
+        )
+    same = _same_save(history_path(folder, revision), data, save)
+    if same:
+        return False
+    if same is False:
+        raise RollbackError(
+            f"{save.source} differs from the revision {revision} seen before in {HISTORY_DIR}/ "
+            f"(rev-{revision:06d}.json): a forked save, written by two moderators at once",
+            f"keep the one in {HISTORY_DIR}/: copy {HISTORY_DIR}/rev-{revision:06d}.json to {SAVE_NAME}",
+        )
+    before = history_path(folder, revision - 1)
+    try:
+        previous = read_save(before.read_bytes(), str(before), save.moderator) if revision > 0 else None
+    except (OSError, PbemError):
+        previous = None
+    if previous is None or previous.digest != save.body["prev"]:
+        raise RollbackError(
+            f"{save.source} is revision {revision} of game {save.game_id}, but {HISTORY_DIR}/ holds "
+            f"neither it nor the revision it follows: it does not continue this folder's history",
+            f"put back the newest {HISTORY_DIR}/rev-NNNNNN.json as {SAVE_NAME}",
+        )
+    return True
+
+
+def store_history(folder: Path, revision: int, data: bytes) -> None:
+    """Keep ``data`` as history file ``revision``, created exclusively (durably, complete or
+    not at all): an existing file with the same bytes is fine, one with other bytes is never
+    overwritten.
+
+    Raises ConflictError if that revision is already in history with other content.
+    """
+    target = history_path(folder, revision)
+    staged = target.parent / f"{TEMP_PREFIX}stage-{target.name}.{os.getpid()}"
+    try:
+        atomic_write(staged, data)
+        os.link(staged, target)
+    except FileExistsError:
+        if target.read_bytes() != data:
+            raise ConflictError(
+                f"{target} already holds another revision {revision}: another moderator wrote this game "
+                "at the same time (a synced folder?)",
+                "let one moderator run the game; then check the game with pbem status",
+            ) from None
+    finally:
+        with contextlib.suppress(OSError):
+            staged.unlink()
+    fsync_dir(target.parent)
+
+
+def _still_holds(current: bytes, previous: Save) -> bool:
+    """True if the save file bytes ``current`` are those of ``previous``."""
+    if previous.file_digest:
+        return file_digest(current) == previous.file_digest
+    try:
+        return read_save(current, SAVE_NAME, previous.moderator).digest == previous.digest
+    except PbemError:
+        return False
+
+
+def commit(folder: Path, previous: Save | None, data: bytes, revision: int) -> None:
+    """Write the save ``data`` (revision ``revision``) if the folder still holds ``previous``
+    (or, for a new game, no save and no history at all), and keep it in history.
+
+    Raises ConflictError, changing nothing, if another writer got there first.
+    """
+    save_path = folder / SAVE_NAME
+    if history_path(folder, revision).exists():
+        raise ConflictError(
+            f"revision {revision} of the game in {folder} is already in {HISTORY_DIR}/: another writer "
+            "saved the game meanwhile",
+            "run the command again",
+        )
+    if previous is None:
+        if os.path.lexists(save_path):
+            raise ConflictError(f"{folder} already holds a game", "choose an empty folder")
+        store_history(folder, revision, data)
+        atomic_write(save_path, data)
+        return
+    try:
+        current = save_path.read_bytes()
+    except OSError:
+        current = b""
+    if not _still_holds(current, previous):
+        raise ConflictError(
+            f"{save_path} changed while this command worked (another writer saved the game)",
+            "run the command again",
+        )
+    atomic_write(save_path, data)
+    store_history(folder, revision, data)
