@@ -3,9 +3,9 @@
 Whatever lands in a shared inbox is read the same careful way: never through a symbolic
 link, never a FIFO or a device (which could block the pass for ever), at most a bounded
 number of bytes.  A file that was read is kept, byte for byte, in the moderator's private
-quarantine (``<state>/quarantine/<game>/``, on the moderator's own disk: a refused order
-file may name a player's hidden cards, and players share the game folder), next to a small
-JSON note saying where it came from and why it was refused; then it leaves the inbox.
+quarantine (``<state>/quarantine/<game>/<key>/``, on the moderator's own disk: a refused
+order file may name a player's hidden cards, and players share the game folder), next to
+``note.json`` saying where it came from and why it was refused; then it leaves the inbox.
 
 Things that cannot be read (no permission, not a regular file, a broken link) are moved
 aside whole by a rename: into the private quarantine when it is on the same disk, else into
@@ -37,6 +37,8 @@ SHARED_QUARANTINE = ("moderator", "quarantine")
 """Under a game folder: only for things that could not be moved to the private one."""
 MAX_COPY_BYTES = 64 * 1024 * 1024
 """A file larger than this that cannot be renamed into the quarantine is not copied."""
+NOTE_NAME = "note.json"
+"""Next to each quarantined thing, in its own folder: where it came from and why."""
 NAME_LIMIT = 80
 """Characters of a file name kept in messages and in quarantine names."""
 
@@ -71,7 +73,8 @@ def shown(name: str, limit: int = NAME_LIMIT) -> str:
 def file_token(name: str, limit: int = 40) -> str:
     """A short, portable file-name part made from ``name`` (ASCII letters, digits, ``.-_``)."""
     token = "".join(c if c.isascii() and (c.isalnum() or c in ".-_") else "_" for c in shown(name, limit))
-    return token.lstrip(".") or "file"
+    token = token.lstrip(".") or "file"
+    return f"{token}_" if token == NOTE_NAME else token
 
 
 def identity_key(folder: str, name: str, st: os.stat_result) -> str:
@@ -154,17 +157,17 @@ class Quarantine:
 
     def keep(self, key: str, name: str, data: bytes, note: Mapping[str, object]) -> Path:
         """Keep a copy of a file that was read (idempotent: the name comes from ``key``)."""
-        target = self.private / f"{key}-{file_token(name)}"
-        write_once(target.with_name(target.name + ".json"), json.dumps(note, indent=1, sort_keys=True))
+        target = self.private / key / file_token(name)
+        write_once(target.parent / NOTE_NAME, json.dumps(note, indent=1, sort_keys=True))
         write_once(target, data)
         return target
 
     def move(self, path: Path, key: str, note: Mapping[str, object]) -> Path | None:
         """Move ``path`` (whatever it is; a link is moved, never followed) aside; where it
         went, or None if it could be neither renamed nor copied."""
-        name = f"{key}-{file_token(path.name)}"
-        for folder in (self.private, self.shared):
-            target = folder / name
+        for base in (self.private, self.shared):
+            folder = base / key
+            target = folder / file_token(path.name)
             try:
                 folder.mkdir(parents=True, exist_ok=True)
                 os.rename(path, target)
@@ -185,7 +188,7 @@ class Quarantine:
 
     def _note(self, target: Path, note: Mapping[str, object]) -> None:
         with contextlib.suppress(OSError):
-            write_once(target.with_name(target.name + ".json"), json.dumps(note, indent=1, sort_keys=True))
+            write_once(target.parent / NOTE_NAME, json.dumps(note, indent=1, sort_keys=True))
 
     @staticmethod
     def _copy(path: Path, target: Path) -> bool:
