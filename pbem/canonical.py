@@ -15,6 +15,11 @@ from pbem.errors import FormatError
 
 MAX_INT = 2**53 - 1
 """I-JSON's exact integer range: RFC 8785 refuses integers beyond it."""
+MAX_DEPTH = 64
+"""How deeply arrays and objects may nest in a file we read: every game's state and every
+signed file we write stays far below it, and it keeps every later walk of the data (ours,
+a game's, the json module's) clear of Python's recursion limit."""
+_INT_DIGITS = len(str(MAX_INT))
 
 
 def dumps(value: Any) -> bytes:
@@ -113,16 +118,57 @@ def _no_float(text: str) -> Any:
     raise FormatError(f"number {text} is not an integer")
 
 
+def _int(text: str) -> int:
+    """An integer of the JSON text, refused beyond 2**53 - 1 before Python converts it (a
+    number with thousands of digits would otherwise cost time or raise ValueError)."""
+    if len(text.lstrip("-")) > _INT_DIGITS or abs(value := int(text)) > MAX_INT:
+        shown = text if len(text) <= 24 else f"{text[:12]}...({len(text)} digits)"
+        raise FormatError(f"number {shown} is beyond 2**53 - 1")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests (a scalar is 0), walked without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if type(item) is dict else item if type(item) is list else None
+        if children is None:
+            continue
+        deepest = max(deepest, level)
+        if level > MAX_DEPTH:
+            break
+        stack.extend((sub, level + 1) for sub in children if type(sub) in (dict, list))
+    return deepest
+
+
 def loads(data: bytes | str, what: str = "file") -> Any:
-    """Parse JSON strictly.  Raises FormatError naming ``what`` and the problem."""
+    """Parse JSON strictly: no duplicate keys, NaN, Infinity or floats, integers within
+    2**53 - 1, nesting at most :data:`MAX_DEPTH` deep.
+
+    Raises FormatError naming ``what`` and the problem (never RecursionError or ValueError,
+    however the input is built).
+    """
     try:
-        return json.loads(
+        value = json.loads(
             data,
             object_pairs_hook=_pairs,
             parse_constant=_no_constant,
             parse_float=_no_float,
+            parse_int=_int,
         )
     except FormatError as exc:
         raise FormatError(f"{what}: {exc.message}") from None
+    except RecursionError:
+        raise FormatError(f"{what}: arrays or objects nested more than {MAX_DEPTH} deep") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise FormatError(f"{what} is not valid JSON ({exc})") from None
+        raise FormatError(f"{what} is not valid JSON ({_short(str(exc))})") from None
+    if _depth(value) > MAX_DEPTH:
+        raise FormatError(f"{what}: arrays or objects nested more than {MAX_DEPTH} deep")
+    return value
+
+
+def _short(text: str, limit: int = 160) -> str:
+    """``text`` cut to ``limit`` characters for a message."""
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."

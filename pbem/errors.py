@@ -1,10 +1,17 @@
 """The domain errors of pbem and the exit code each maps to (in one place, for the CLI).
 
 Exit codes: 0 success, 1 rejected input (a bad order, a forged or tampered file, an illegal
-request), 2 usage (wrong arguments, missing files, unknown game).
+request), 2 usage (wrong arguments, missing files, unknown game), 3 an unexpected error: a bug
+in pbem or in a game, reported in one line by the command line's last-resort net (the
+traceback only with ``PBEM_DEBUG=1``).
 """
 
 from __future__ import annotations
+
+BUG_EXIT = 3
+"""The exit code of an unexpected exception: not the user's input, but a bug to report."""
+DEBUG_ENV = "PBEM_DEBUG"
+"""Set (to anything but empty or 0) to get the full traceback of an unexpected exception."""
 
 
 class PbemError(Exception):

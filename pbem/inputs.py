@@ -1,0 +1,119 @@
+"""Reading a file someone named, as untrusted input: one place that turns every way a path
+can fail into a clear pbem error instead of a traceback.
+
+A path may name nothing, a folder, a symbolic-link loop, a FIFO (opening it would block
+forever), a device, a file we may not read, a huge file, or bytes that are not UTF-8.  The
+first kinds are the caller's mistake (UsageError, exit 2: "name another file"); a file that
+is there but holds the wrong bytes is rejected input (FormatError, exit 1).  Nothing here
+writes anything.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from pbem.errors import FormatError, UsageError
+
+MAX_INPUT = 64 * 1024 * 1024
+"""The largest file read by default (a save of a long game is a few megabytes)."""
+
+_WHY = {
+    errno.ENOENT: "there is no such file",
+    errno.EISDIR: "it is a folder, not a file",
+    errno.ELOOP: "it is a loop of symbolic links",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.ENAMETOOLONG: "the name is too long",
+}
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` for a message: cut to about ``limit`` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[: limit - 20]}... ({len(text):,} characters)"
+
+
+def describe_os_error(exc: OSError) -> str:
+    """A short reason for an OSError, without Python's ``[Errno N]`` noise."""
+    return _WHY.get(exc.errno or 0, exc.strerror or type(exc).__name__)
+
+
+def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MAX_INPUT) -> bytes:
+    """The bytes of the regular file at ``path`` (``what`` names it in messages).
+
+    Never blocks on a FIFO and never reads more than ``limit`` bytes.  Raises UsageError when
+    the path cannot be read as a file (missing, a folder, a link loop, not a regular file,
+    permission denied) and FormatError when the file is larger than ``limit``.
+    """
+    name = os.fspath(path)
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise UsageError(
+            f"cannot read {what} {name}: {describe_os_error(exc)}", "check the path and name a file"
+        ) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a pipe or a device)"
+            raise UsageError(f"cannot read {what} {name}: it is {kind}", "name a plain file")
+        if info.st_size > limit:
+            raise FormatError(
+                f"{what} {name} is {info.st_size:,} bytes; pbem reads at most {limit:,}",
+                "check that this is the right file",
+            )
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise UsageError(f"cannot read {what} {name}: {describe_os_error(exc)}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise FormatError(
+            f"{what} {name} is larger than {limit:,} bytes", "check that this is the right file"
+        )
+    return data
+
+
+def decode(data: bytes, source: str, what: str = "file") -> str:
+    """``data`` as UTF-8 text.  Raises FormatError naming the line and the bad bytes."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start : exc.start + 4].hex(" ")
+        raise FormatError(
+            f"{what} {source} is not UTF-8 text: line {line} holds the bytes {bad}",
+            "save the file as UTF-8 (any editor's 'encoding' setting) and try again",
+        ) from None
+
+
+def read_text(path: str | os.PathLike[str], what: str = "file", limit: int = MAX_INPUT) -> str:
+    """The UTF-8 text of the file at ``path``.  Raises as :func:`read_bytes` and
+    :func:`decode` do."""
+    return decode(read_bytes(path, what, limit), os.fspath(path), what)
+
+
+def writable_target(path: str | os.PathLike[str], what: str = "file") -> Path:
+    """Check that a file can be written at ``path`` before any work is done: its folder
+    exists and is a folder, and ``path`` itself is not a folder.  Raises UsageError."""
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise UsageError(
+            f"cannot write the {what} to {target}: the folder {folder} does not exist",
+            "create the folder first, or name a file in an existing folder",
+        )
+    if target.is_dir():
+        raise UsageError(f"cannot write the {what} to {target}: it is a folder", "name a file")
+    return target
