@@ -106,9 +106,9 @@ def _read_text(path: str) -> str:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=".", help="Folder for the files.")
 def keygen(name: str, out_dir: str) -> None:
     """Make a secret identity NAME.key (mode 0600) and a public card NAME.pub."""
-    from pbem.keys import Identity, check_name
+    from pbem.keys import Identity, check_player_name
 
-    check_name(name)
+    check_player_name(name)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     identity = Identity.generate(name)

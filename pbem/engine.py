@@ -50,7 +50,7 @@ from pbem.integrity import (
     read_origin,
     store_history,
 )
-from pbem.keys import Identity, PublicCard
+from pbem.keys import Identity, PublicCard, check_player_name
 from pbem.orders import SignedOrders, is_sealed, open_orders, seal, signature_failure
 from pbem.registry import get_game
 from pbem.rng import Rng, commitment
@@ -372,7 +372,8 @@ class GameFolder:
     ) -> GameFolder:
         """Start a new game in ``path`` (which must not hold one) and publish turn 1 reports.
 
-        Raises UsageError for a wrong player count, duplicate names or options, and
+        Raises UsageError for a wrong player count, duplicate or reserved names
+        (:func:`pbem.keys.check_player_name`) or bad options, and
         RejectedError for a public key card that is not self-signed.
         """
         game = get_game(game_name)
@@ -393,6 +394,9 @@ class GameFolder:
         seed = entropy(32)
         game_id = entropy(8).hex().upper()
         state = game.setup(len(players), opts, Rng.for_turn(seed, 0, "setup"))
+        pictures = game.pictures(game.observe(state, None))
+        for card in players:  # no report may clash with public.txt or a picture
+            check_player_name(card.name, pictures)
         base = {
             "game_id": game_id,
             "turn": 1,
@@ -769,6 +773,7 @@ class GameFolder:
         if seat is None:
             raise UsageError(f"no player called {name!r}")
         card.check_self_signature()
+        check_player_name(card.name, loaded.game.pictures(loaded.view(None)))
         others = [n.lower() for i, n in enumerate(save.names) if i != seat]
         if card.name.lower() in others:
             raise UsageError(f"another seat is already called {card.name!r}")

@@ -18,7 +18,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +50,45 @@ def check_name(name: str) -> str:
         raise KeyFileError(
             f"invalid name {name!r}",
             "use 1-32 letters, digits, '_', '.' or '-', starting with a letter or digit",
+        )
+    return name
+
+
+ENGINE_FILES = ("public.txt", "board.svg")
+"""Files the engine writes beside the players' reports in ``reports/turn-NNNN/`` (the public
+report, and the picture the board games draw): no player may be called after one."""
+
+_WINDOWS_DEVICES = frozenset(
+    ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))]
+)
+
+
+def check_player_name(name: str, pictures: Iterable[str] = ()) -> str:
+    """Return ``name`` if a player may have it: :func:`check_name`, and no collision with a
+    file the engine writes.
+
+    A player's report is ``reports/turn-NNNN/<name>.txt`` and their folders are
+    ``players/<name>/`` and ``inbox/<name>/``, so, compared without regard to case (shared
+    folders live on case-insensitive disks too), a name may not be the name or stem of a
+    file in :data:`ENGINE_FILES` or of one of the game's ``pictures``, nor a device name
+    Windows reserves (``con``, ``nul``, ``com1`` ...; also before a dot), nor end in a dot
+    (Windows drops it, so ``bob.`` and ``bob`` would share a folder).  One check, used by
+    ``pbem keygen``, ``pbem new`` and ``pbem replace``.  Raises KeyFileError.
+    """
+    check_name(name)
+    low = name.lower()
+    files = (*ENGINE_FILES, *pictures)
+    clash = [f for f in files if low in (f.lower(), f.lower().rsplit(".", 1)[0]) or f"{low}.txt" == f.lower()]
+    if clash:
+        raise KeyFileError(
+            f"the name {name!r} is reserved: that player's report or folder would clash with the "
+            f"file {clash[0]} the engine writes beside the reports",
+            "choose another name (not the name of public.txt or of a picture such as board.svg, in any case)",
+        )
+    if low.split(".", 1)[0] in _WINDOWS_DEVICES or low.endswith("."):
+        raise KeyFileError(
+            f"the name {name!r} cannot be a file name on Windows (a device name, or a final dot)",
+            "choose another name: players' reports and folders are named after them",
         )
     return name
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import base64
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
+from pbem.cli import main
 from pbem.demo import run_demo
 from pbem.keys import Identity
 from pbem.orders import AGE_BEGIN, AGE_END
@@ -129,3 +132,92 @@ def test_seed_stays_secret_until_the_end(name: str, tmp_path: Path) -> None:
         if path.parent.name == f"turn-{final.turn:04d}":
             continue  # so do the final reports
         assert seed not in text and seed not in decode_data_blocks(text), f"{path} reveals the seed early"
+
+
+# ---- names that would clash with the engine's files -------------------------------------------
+def _cli(home: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, list(args), env={"PBEM_HOME": str(home)})
+
+
+def _card(folder: Path, name: str) -> Path:
+    """A real public key card called ``name`` (made without keygen, which refuses some)."""
+    path = folder / f"{name}.pub"
+    path.write_text(Identity.generate(name).public().to_text(), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "name", ["public", "Public", "PUBLIC", "board", "BOARD.svg", "con", "Nul", "lpt1.x", "bob."]
+)
+def test_keygen_refuses_a_name_that_clashes_with_an_engine_file(name: str, tmp_path: Path) -> None:
+    result = _cli(tmp_path / "home", "keygen", name, "--out", str(tmp_path / "keys"))
+    assert result.exit_code == 2, result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+    assert repr(name) in result.output and "choose another name" in result.output
+    assert not (tmp_path / "keys").exists() or not any((tmp_path / "keys").iterdir())
+
+
+def test_keygen_still_makes_ordinary_names(tmp_path: Path) -> None:
+    result = _cli(tmp_path / "home", "keygen", "publican", "--out", str(tmp_path / "keys"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "keys" / "publican.pub").exists()
+
+
+def test_new_refuses_a_player_named_public(tmp_path: Path) -> None:
+    """Issue 8: a player called ``public`` had their report overwritten by public.txt."""
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    Identity.generate("moderator").save(keys / "moderator.key")
+    players = [f"{n}={_card(keys, n)}" for n in ("alice", "Public", "carol")]
+    args = ["new", "symbiote", str(tmp_path / "game"), "--moderator-key", str(keys / "moderator.key")]
+    for player in players:
+        args += ["--player", player]
+    result = _cli(tmp_path / "home", *args)
+    assert result.exit_code == 2, result.output
+    assert "'Public' is reserved" in result.output and "public.txt" in result.output
+    assert not (tmp_path / "game" / "save.json").exists()
+
+
+def test_new_refuses_a_player_named_after_a_picture(tmp_path: Path) -> None:
+    """Jovian Syzygy draws board.svg beside the reports: a player may not be called board."""
+    from pbem.engine import GameFolder
+    from pbem.errors import KeyFileError
+
+    cards = [Identity.generate(n).public() for n in ("alice", "Board", "carol")]
+    with pytest.raises(KeyFileError, match=r"board\.svg"):
+        GameFolder.create(
+            tmp_path / "game",
+            "jovian-syzygy",
+            Identity.generate("moderator"),
+            cards,
+            {},
+            now=datetime(2026, 3, 1, tzinfo=UTC),
+            home=tmp_path / "home",
+        )
+    assert not (tmp_path / "game").exists()
+
+
+def test_replace_refuses_a_player_named_public(tmp_path: Path) -> None:
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    moderator = Identity.generate("moderator")
+    moderator.save(keys / "moderator.key")
+    players = [f"{n}={_card(keys, n)}" for n in ("alice", "bob", "carol")]
+    args = ["new", "symbiote", str(tmp_path / "game"), "--moderator-key", str(keys / "moderator.key")]
+    for player in players:
+        args += ["--player", player]
+    assert _cli(tmp_path / "home", *args).exit_code == 0
+    before = (tmp_path / "game" / "save.json").read_bytes()
+    newcomer = _card(keys, "public")
+    result = _cli(
+        tmp_path / "home",
+        "replace",
+        str(tmp_path / "game"),
+        "bob",
+        str(newcomer),
+        "--key",
+        str(keys / "moderator.key"),
+    )
+    assert result.exit_code == 2, result.output
+    assert "'public' is reserved" in result.output
+    assert (tmp_path / "game" / "save.json").read_bytes() == before

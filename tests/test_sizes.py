@@ -19,6 +19,8 @@ from __future__ import annotations
 import base64
 import os
 import re
+import shutil
+import subprocess
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable
 from datetime import UTC, datetime, timedelta
@@ -26,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem import canonical, padding
 from pbem.demo import run_demo
@@ -326,3 +330,133 @@ def test_no_real_game_outgrows_its_declared_sizes(name: str) -> None:
         assert private <= game.info.padding.report, f"{name} game {seed}: private part of {private} bytes"
         assert excess <= 0, f"{name} game {seed}: the save's secret outgrew its size by {excess} bytes"
         assert turns > 1
+
+
+# ---- the padding itself -----------------------------------------------------------------------
+FUZZ = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "0")) or 200
+
+
+@settings(max_examples=FUZZ, deadline=None)
+@given(data=st.binary(max_size=5000), size=st.integers(min_value=1, max_value=4096))
+def test_padding_reaches_the_size_or_the_next_one_up(data: bytes, size: int) -> None:
+    padded = padding.pad(data, size)
+    assert padded.startswith(data)
+    assert padded[len(data) :].strip() == b""  # only white space is added
+    assert len(padded) == padding.padded_size(len(data), size)
+    assert len(padded) >= size and len(padded) % size == 0
+    ratio = len(padded) // size
+    assert ratio & (ratio - 1) == 0, "the next size up is the size doubled"
+    if len(data) <= size:
+        assert len(padded) == size
+    else:
+        assert len(padded) < 2 * len(data)
+
+
+def test_declared_sizes_are_checked() -> None:
+    with pytest.raises(ValueError, match="report"):
+        padding.Padding(report=0)
+    with pytest.raises(ValueError, match="secret_per_turn"):
+        padding.Padding(secret_per_turn=-1)
+    assert padding.Padding(secret=100, secret_per_turn=10).secret_size(1) == 100
+    assert padding.Padding(secret=100, secret_per_turn=10).secret_size(5) == 140
+
+
+def test_a_plaintext_larger_than_its_size_goes_to_the_next_size(tmp_path: Path) -> None:
+    """Never a crash: 3,000 bytes with a size of 1,024 are padded to 4,096 and read back."""
+    from pbem.keys import encrypt
+
+    alice = Identity.generate("alice")
+    text = ("x" * 2999 + "\n").encode()
+    block = encrypt(text, [alice.public()], pad_to=1024)
+    assert outsider_size(block)[1] == (4096,)
+    assert alice.decrypt(block).rstrip() == text.rstrip()
+
+
+def test_a_game_that_outgrows_its_sizes_still_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With sizes far too small, every part goes to a larger size and the game goes on:
+    reports, sealed orders and saves are all read back."""
+    import dataclasses
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    game = get_game("symbioz")
+    tiny = dataclasses.replace(game.info, padding=padding.Padding(report=16, secret=16, secret_per_turn=0))
+    monkeypatch.setattr(type(game), "info", tiny)
+    out = tmp_path / "demo"
+    run_demo("symbioz", None, 4, out, ["greedy"], {})
+    folder = out / "game"
+    moderator = Identity.load(out / "keys" / "moderator.key")
+    for path in folder.glob("history/*.json"):
+        from pbem.save import open_secret
+
+        save = read_save(path.read_bytes(), str(path))
+        assert open_secret(save, moderator).state
+        (length,) = outsider_size(save.body["secret"])[1]
+        assert length > 16 and length & (length - 1) == 0
+    reports = list(folder.glob("reports/turn-*/alice.txt"))
+    assert reports
+    for path in reports:
+        report = parse_report(
+            path.read_text(encoding="utf-8"), str(path), Identity.load(out / "keys" / "alice.key")
+        )
+        assert report.private is not None
+
+
+def test_notice_details_are_padded_and_shown_without_the_padding() -> None:
+    """Two notices whose hidden details differ in length have blocks of one size, and
+    ``pbem open`` shows the details exactly, without the padding."""
+    from pbem.moderator.notices import Notice, open_text
+
+    alice, moderator = Identity.generate("alice"), Identity.generate("moderator")
+    short = "line 2: you do not hold 8H; your hand: AS 3H"
+    long = "line 2: you do not hold 8H; your hand: AS 3H 7H 10C 10D JS QD KC"
+    texts = []
+    for secret in (short, long):
+        notice = Notice(
+            "orders", "ABCD", 3, "orders.txt", "now", "some orders cannot be carried out", secret=secret
+        )
+        texts.append(notice.render([alice.public(), moderator.public()]))
+    assert outsider_size(texts[0]) == outsider_size(texts[1])
+    assert outsider_size(texts[0])[1] == (padding.NOTICE_SIZE,)
+    opened = open_text(texts[1], alice)
+    assert long in opened
+    assert not any(line.strip() == "" and len(line) > 2 for line in opened.splitlines()), "padding shown"
+    assert opened.split(long, 1)[1].startswith("\n----- end of details -----")
+
+
+def test_sealed_orders_have_one_size_whatever_they_hold() -> None:
+    alice, moderator = Identity.generate("alice"), Identity.generate("moderator")
+    header = OrderHeader("ABCDEF0123456789", 4, "alice", 2)
+    few = seal(sign(alice, header, ["draw"]), [moderator.public()])
+    many = seal(
+        sign(alice, header, ["take", "pair 3H 7H", "royal JS QS KS", "pair 10H 10D", "discard 4C"]),
+        [moderator.public()],
+    )
+    assert outsider_size(few) == outsider_size(many)
+    assert outsider_size(few)[1] == (padding.ORDERS_SIZE,)
+
+
+@pytest.mark.skipif(shutil.which("age") is None, reason="the age command line tool is not installed")
+def test_age_reads_a_padded_report(demos: dict[str, list[Path]], tmp_path: Path) -> None:
+    """``age -d`` opens a padded private part: the text, then only white space."""
+    out = demos["symbiote"][0]
+    alice = Identity.load(out / "keys" / "alice.key")
+    identity = tmp_path / "alice.age"
+    fd = os.open(identity, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(alice.age_identity_line() + "\n")
+    path = out / "game" / "reports" / "turn-0001" / "alice.txt"
+    block = AGE_BLOCK.search(path.read_text(encoding="utf-8"))
+    assert block is not None
+    done = subprocess.run(
+        ["age", "-d", "-i", str(identity)],
+        input=block.group(0).encode() + b"\n",
+        capture_output=True,
+        check=True,
+    )
+    plain = done.stdout
+    assert len(plain) == get_game("symbiote").info.padding.report
+    text = plain.decode("utf-8").rstrip()
+    assert text.endswith("-----END PBEM PRIVATE DATA-----")
+    assert plain[len(text) :].strip() == b""
+    report = parse_report(path.read_text(encoding="utf-8"), str(path), alice)
+    assert report.private_text is not None and report.private_text.strip() in text
