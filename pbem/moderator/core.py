@@ -500,7 +500,7 @@ class Moderator:
             turn=save.turn,
             source=source,
             received=iso(now),
-            message=f"{source}: {reason}; it was set aside unread.",
+            message=f"{reason[:1].upper()}{reason[1:]}.\nIt was set aside unread; the moderator keeps it.",
             hint="drop only the signed order file itself, as 'pbem sign' writes it (a plain, readable file)",
         )
         self._answer(game_dir, save, notice, None, item, post, key)

@@ -335,7 +335,7 @@ def test_mode_000_file_read_by_an_unprivileged_moderator(keys, unprivileged) -> 
     assert games == [["g1", None, ["malformed", "accepted"]], ["g2", None, []]]
     assert read(g1).turn == 2
     notices = "\n".join(notice_texts(g1, "players/alice"))
-    assert "locked.txt: it cannot be opened (Permission denied)" in notices
+    assert "inbox/alice/locked.txt" in notices and "It cannot be opened (Permission denied)" in notices
     assert not locked.exists()
     [moved] = [p for p in (base / "state").rglob("locked.txt")]
     assert moved.stat().st_mode & 0o777 == 0, "moved whole, by a rename"
