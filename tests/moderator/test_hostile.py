@@ -703,3 +703,21 @@ def test_fuzz_outbox_entries_never_stop_the_others(tmp_path_factory: pytest.Temp
     pending = outbox.pending()
     assert [mail.key for _, mail in pending].count("good") == 1
     assert all(isinstance(mail.to, str) and isinstance(mail.body, str) for _, mail in pending)
+
+
+def test_a_flood_of_junk_is_worked_off_over_passes_and_orders_still_count(
+    two, keys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.moderator import core
+
+    g1, _g2, mod = two
+    monkeypatch.setattr(core, "MAX_FILES_PER_PASS", 3)
+    for i in range(5):
+        drop(g1, "bob", f"junk-{i}.txt", f"junk {i}\n", age=100 - i)
+    [name] = awaited(g1)
+    drop(g1, name, "good.txt", order_block(g1, keys, name), age=10)
+    first = mod.run_pass()
+    assert first.games[0].files == 3 and first.games[0].next_due == 1, "the rest is looked at next pass"
+    second = mod.run_pass()
+    assert second.games[0].notices == ("malformed", "malformed", "accepted") and read(g1).turn == 2
+    assert len(notice_texts(g1, "players/bob")) == 5
