@@ -2,18 +2,24 @@
 
 This module never parses or trusts an order block: it hands the text of every candidate
 block to the engine's parser (:mod:`pbem.orders`), where only the signature decides who sent
-it.  The From header is never consulted here.
+it.  The From header is kept only to answer a mail whose orders could not be used.
+
+The raw mail is read by :mod:`pbem.mail.message` (bounded, never raising anything but
+:class:`~pbem.mail.message.BadMail`); here every part is searched within its own bounds: a
+part larger than :data:`MAX_PART_BYTES` decoded is not searched (and the answer says so),
+and a mail with more than :data:`MAX_BLOCKS` blocks is refused.
 """
 
 from __future__ import annotations
 
-import email
-import email.policy
 import html
 import re
 from dataclasses import dataclass
-from email.message import EmailMessage, Message
+from email.message import Message
 from html.parser import HTMLParser
+
+from pbem.mail import message as mailmsg
+from pbem.mail.message import MAX_PART_BYTES, BadMail, parse_mail
 
 ORDERS_BEGIN = "-----BEGIN PBEM ORDERS-----"
 ORDERS_END = "-----END PBEM ORDERS-----"
@@ -21,9 +27,10 @@ AGE_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
 AGE_END = "-----END AGE ENCRYPTED FILE-----"
 AGE_BINARY_MAGIC = b"age-encryption.org/v1\n"
 ARMOURS = ((ORDERS_BEGIN, ORDERS_END, "orders"), (AGE_BEGIN, AGE_END, "age"))
+_BEGINS = frozenset(a[0] for a in ARMOURS)
 
-MAX_PART_BYTES = 1_000_000
-"""Parts larger than this are not searched (no order file is that big)."""
+MAX_BLOCKS = 20
+"""Order blocks in one mail (one per game the player is in; a mail with more is refused)."""
 
 _QUOTE = re.compile(r"^((?:[ \t]*>)+[ \t]?)")
 
@@ -51,30 +58,32 @@ class Extraction:
     html_only: bool
     """The mail had no text/plain part; its HTML was converted to text and searched."""
     message_id: str | None
+    """The mail's Message-ID when it is well formed (an answer repeats it), else None."""
     subject: str
+    """The Subject, decoded, on one line, at most 200 characters."""
+    skipped: tuple[str, ...] = ()
+    """Parts that were not searched, and why ("attachment big.txt is 2,000,000 bytes")."""
+    sender: str | None = None
+    """The From address when it is a plain ``local@domain`` (never trusted for orders)."""
+    automatic: bool = False
+    """A bounce, auto-reply, list or bulk mail: never answered automatically."""
 
     def problem(self) -> str | None:
         """A clear answer for a mail with no usable block, or None if there are candidates."""
         if self.candidates:
             return None
+        skipped = (" Not searched: " + "; ".join(self.skipped) + ".") if self.skipped else ""
         if self.html_only:
             return (
                 "your mail had only an HTML part and no order block could be read from it. "
                 "Please send your orders as plain text: paste the whole signed block from "
                 f"'{ORDERS_BEGIN}' to '{ORDERS_END}' into the body, or attach the file that "
-                "'pbem sign' wrote."
+                "'pbem sign' wrote." + skipped
             )
         return (
             f"no order block was found in your mail. Paste the whole signed block, from '{ORDERS_BEGIN}' "
-            f"to '{ORDERS_END}', into the body, or attach the file that 'pbem sign' wrote."
+            f"to '{ORDERS_END}', into the body, or attach the file that 'pbem sign' wrote." + skipped
         )
-
-
-def parse_mail(raw: bytes) -> EmailMessage:
-    """Parse raw RFC 5322 bytes into a message (modern policy; never raises on bad mail)."""
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
 
 
 def _strip_quote(line: str) -> tuple[str, int]:
@@ -98,16 +107,19 @@ def _strip_depth(line: str, depth: int) -> str | None:
     return line
 
 
-def find_blocks(text: str, source: str) -> list[Candidate]:
-    """Every armoured block in ``text``, at any quoting depth.
+def find_blocks(text: str, source: str, limit: int = MAX_BLOCKS + 1) -> list[Candidate]:
+    """Every armoured block in ``text``, at any quoting depth (at most ``limit`` of them).
 
     A block's depth is the depth of its BEGIN line; the same depth of quoting is removed
-    from every line up to the END line at that depth.  Text outside blocks is ignored.
+    from every line up to the END line at that depth.  Text outside blocks is ignored.  A
+    block left open (no END line before the quoting changes or another block begins) is
+    skipped, and the search goes on from where it stopped, so the time taken grows with the
+    length of the text, never with its square.
     """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[Candidate] = []
     i = 0
-    while i < len(lines):
+    while i < len(lines) and len(out) < limit:
         body, depth = _strip_quote(lines[i])
         found = next((a for a in ARMOURS if body.strip() == a[0]), None)
         if found is None:
@@ -119,7 +131,7 @@ def find_blocks(text: str, source: str) -> list[Candidate]:
         closed = False
         while j < len(lines):
             inner = _strip_depth(lines[j], depth)
-            if inner is None:
+            if inner is None or _strip_quote(lines[j])[0].strip() in _BEGINS:
                 break
             block.append(inner.rstrip())
             j += 1
@@ -129,9 +141,7 @@ def find_blocks(text: str, source: str) -> list[Candidate]:
         if closed:
             block[-1] = end
             out.append(Candidate("\n".join(block) + "\n", kind, source, quoted=depth > 0))
-            i = j
-        else:
-            i += 1
+        i = max(j, i + 1)
     return out
 
 
@@ -181,54 +191,60 @@ def html_to_text(markup: str) -> str:
     return html.unescape(text)
 
 
-def _part_text(part: Message) -> str | None:
-    payload = part.get_payload(decode=True)
-    if not isinstance(payload, bytes) or len(payload) > MAX_PART_BYTES:
-        return None
-    charset = part.get_content_charset() or "utf-8"
-    try:
-        return payload.decode(charset, errors="replace")
-    except LookupError:
-        return payload.decode("utf-8", errors="replace")
+def _part_text(part: Message, data: bytes) -> str:
+    return mailmsg.decode_bytes(data, mailmsg.charset(part))
 
 
-def extract(msg: EmailMessage) -> Extraction:
+def _too_big(what: str, size: int) -> str:
+    return f"{what} is {size:,} bytes (the judge searches parts up to {MAX_PART_BYTES:,})"
+
+
+def extract(msg: Message, own_address: str = "") -> Extraction:
     """Every candidate order block in a mail: text bodies, attachments, then HTML as a fallback.
 
     Blocks outside quoting win: quoted blocks (what the player replied to) are kept only
     when the mail has no unquoted block.  The same block found twice (say in the body and
-    as an attachment) is returned once.
+    as an attachment) is returned once.  ``own_address`` is the judge's (its own mail coming
+    back is never answered).  Raises BadMail for a mail with more than :data:`MAX_BLOCKS`
+    blocks; never anything else, whatever the mail holds.
     """
     plain: list[Candidate] = []
     html_parts: list[str] = []
+    skipped: list[str] = []
     has_plain = False
-    for index, part in enumerate(msg.walk()):
-        if part.is_multipart():
+    for index, part in enumerate(mailmsg.walk(msg)):
+        if len(plain) > MAX_BLOCKS:
+            break
+        if mailmsg.safely(part.is_multipart, True):
             continue
-        ctype = part.get_content_type()
-        filename = part.get_filename()
-        disposition = part.get_content_disposition()
-        if filename or disposition == "attachment":
-            name = filename or f"attachment {index}"
-            payload = part.get_payload(decode=True)
-            if not isinstance(payload, bytes) or len(payload) > MAX_PART_BYTES:
+        ctype = mailmsg.content_type(part)
+        name = mailmsg.filename(part)
+        if name or mailmsg.disposition(part) == "attachment":
+            where = f"attachment {name or index}"
+            data = mailmsg.payload(part)
+            if data is None:
                 continue
-            if payload.startswith(AGE_BINARY_MAGIC):
-                plain.append(Candidate(payload, "age", f"attachment {name}"))
+            if len(data) > MAX_PART_BYTES:
+                skipped.append(_too_big(where, len(data)))
                 continue
-            text = _part_text(part)
-            if text is not None:
-                plain.extend(find_blocks(text, f"attachment {name}"))
+            if data.startswith(AGE_BINARY_MAGIC):
+                plain.append(Candidate(data, "age", where))
+                continue
+            plain.extend(find_blocks(_part_text(part, data), where))
             continue
+        if ctype not in ("text/plain", "text/html"):
+            continue
+        data = mailmsg.payload(part)
         if ctype == "text/plain":
             has_plain = True
-            text = _part_text(part)
-            if text is not None:
-                plain.extend(find_blocks(text, "mail body"))
-        elif ctype == "text/html":
-            text = _part_text(part)
-            if text is not None:
-                html_parts.append(text)
+        if data is None:
+            continue
+        if len(data) > MAX_PART_BYTES:
+            skipped.append(_too_big(f"the {ctype} body", len(data)))
+        elif ctype == "text/plain":
+            plain.extend(find_blocks(_part_text(part, data), "mail body"))
+        else:
+            html_parts.append(_part_text(part, data))
     html_only = not has_plain and bool(html_parts)
     if html_only:
         for markup in html_parts:
@@ -242,11 +258,39 @@ def extract(msg: EmailMessage) -> Extraction:
         if key not in seen:
             seen.add(key)
             unique.append(cand)
-    subject = str(msg.get("Subject", "") or "")
-    message_id = msg.get("Message-ID")
-    return Extraction(tuple(unique), html_only, str(message_id).strip() if message_id else None, subject)
+    if len(unique) > MAX_BLOCKS:
+        raise BadMail(
+            f"the mail holds more than {MAX_BLOCKS} order blocks; the judge reads up to {MAX_BLOCKS}",
+            hint="send one signed order block per game, each as 'pbem sign' writes it",
+        )
+    return Extraction(
+        tuple(unique),
+        html_only,
+        mailmsg.message_id(msg),
+        mailmsg.header_text(msg, "subject"),
+        tuple(skipped),
+        mailmsg.sender_address(msg),
+        mailmsg.is_automatic(msg, own_address),
+    )
 
 
-def extract_raw(raw: bytes) -> Extraction:
-    """:func:`extract` on raw mail bytes."""
-    return extract(parse_mail(raw))
+def extract_raw(raw: bytes, own_address: str = "") -> Extraction:
+    """:func:`extract` on raw mail bytes.  Raises BadMail for a mail beyond the bounds of
+    :mod:`pbem.mail.message` or :func:`extract`, and nothing else."""
+    return extract(parse_mail(raw), own_address)
+
+
+__all__ = [
+    "AGE_BEGIN",
+    "AGE_END",
+    "ORDERS_BEGIN",
+    "ORDERS_END",
+    "BadMail",
+    "Candidate",
+    "Extraction",
+    "extract",
+    "extract_raw",
+    "find_blocks",
+    "html_to_text",
+    "parse_mail",
+]

@@ -18,6 +18,9 @@ from pbem.mail.settings import MailSettings
 from pbem.mail.smtp import MailError
 
 DONE = "$PbemDone"
+QUARANTINED = "$PbemQuarantined"
+_UID = re.compile(rb"\bUID (\d{1,10})\b")
+_SIZE = re.compile(rb"\bRFC822\.SIZE (\d{1,15})\b")
 
 
 class Mailbox:
@@ -69,38 +72,78 @@ class Mailbox:
             raise MailError("the mailbox is not open")
         return self.client
 
+    def _uid(self, command: str, *args: str) -> tuple[str, list[object]]:
+        """One UID command; a dropped connection or a protocol error becomes MailError."""
+        try:
+            typ, data = self._client().uid(command, *args)
+        except (OSError, imaplib.IMAP4.error) as exc:
+            server = self.settings.imap
+            raise MailError(f"IMAP {command} on {server.host}:{server.port} failed: {exc}") from None
+        return typ, list(data)
+
     def pending(self) -> list[int]:
-        """UIDs of mails not yet marked handled, oldest first."""
-        typ, data = self._client().uid("SEARCH", "UNKEYWORD", DONE)
+        """UIDs of mails not yet marked handled, oldest first.  Raises MailError."""
+        typ, data = self._uid("SEARCH", "UNKEYWORD", DONE)
         if typ != "OK":
-            raise MailError(f"IMAP search failed: {data!r}")
-        return sorted(int(x) for x in (data[0] or b"").split())
+            raise MailError(f"IMAP search failed: {_shown(data)}")
+        words = b" ".join(x for x in data if isinstance(x, bytes)).split()
+        return sorted(int(x) for x in words if x.isdigit() and len(x) <= 10)
+
+    def sizes(self, uids: list[int]) -> dict[int, int]:
+        """The size in bytes (RFC822.SIZE) of each mail in ``uids``, asked in one command,
+        so a huge mail is refused before a byte of it is downloaded.  A mail the server
+        does not report on is left out.  Raises MailError."""
+        out: dict[int, int] = {}
+        for start in range(0, len(uids), 200):
+            chunk = ",".join(map(str, uids[start : start + 200]))
+            typ, data = self._uid("FETCH", chunk, "(RFC822.SIZE)")
+            if typ != "OK":
+                raise MailError(f"IMAP fetch of sizes failed: {_shown(data)}")
+            out.update(_sizes(data))
+        return out
 
     def fetch(self, uid: int) -> bytes | None:
         """The raw bytes of mail ``uid`` (not marked seen by reading); None if it is gone."""
-        typ, data = self._client().uid("FETCH", str(uid), "(BODY.PEEK[])")
+        return self._fetch(uid, "BODY.PEEK[]")
+
+    def fetch_head(self, uid: int, limit: int) -> bytes | None:
+        """At most ``limit`` bytes of the header section of mail ``uid``; None if it is gone."""
+        return self._fetch(uid, f"BODY.PEEK[HEADER]<0.{limit}>")
+
+    def _fetch(self, uid: int, what: str) -> bytes | None:
+        typ, data = self._uid("FETCH", str(uid), f"({what})")
         if typ != "OK":
-            raise MailError(f"IMAP fetch of {uid} failed: {data!r}")
+            raise MailError(f"IMAP fetch of {uid} failed: {_shown(data)}")
         for item in data:
-            if isinstance(item, tuple) and len(item) == 2:
+            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
                 return bytes(item[1])
         return None
 
     def messages(self) -> Iterator[tuple[int, bytes]]:
-        """(uid, raw) of every mail not yet handled, oldest first."""
+        """(uid, raw) of every mail not yet handled, oldest first (no size check)."""
         for uid in self.pending():
             raw = self.fetch(uid)
             if raw is not None:
                 yield uid, raw
 
-    def mark_done(self, uid: int) -> None:
-        """Flag mail ``uid`` handled and seen, and move it to the processed folder if set."""
+    def mark_done(self, uid: int, quarantined: bool = False) -> None:
+        """Flag mail ``uid`` handled and seen, and move it to the processed folder if set.
+
+        A quarantined mail (one that was not read, or from which nothing was used) also
+        gets the keyword ``$PbemQuarantined`` and goes to the quarantine folder if one is
+        set (else where handled mails go).  Raises MailError if the flags cannot be set; a
+        failed move leaves the flagged mail where it is."""
         client = self._client()
-        typ, data = client.uid("STORE", str(uid), "+FLAGS", f"({DONE} \\Seen)")
+        flags = f"({DONE} {QUARANTINED} \\Seen)" if quarantined else f"({DONE} \\Seen)"
+        typ, data = self._uid("STORE", str(uid), "+FLAGS", flags)
         if typ != "OK":
-            raise MailError(f"IMAP store on {uid} failed: {data!r}")
+            raise MailError(f"IMAP store on {uid} failed: {_shown(data)}")
         target = self.settings.processed_folder
-        if target:
+        if quarantined and self.settings.quarantine_folder:
+            target = self.settings.quarantine_folder
+        if not target:
+            return
+        try:
             client.create(_quote(target))  # fails harmlessly if it exists
             if self.can_move:
                 client.uid("MOVE", str(uid), _quote(target))
@@ -109,6 +152,8 @@ class Mailbox:
                 if typ == "OK":
                     client.uid("STORE", str(uid), "+FLAGS", "(\\Deleted)")
                     client.expunge()
+        except (OSError, imaplib.IMAP4.error):
+            return  # flagged handled: it will not be read again, wherever it stays
 
     def append(self, raw: bytes, folder: str | None = None) -> None:
         """Put a mail into a folder (tests deliver mail this way)."""
@@ -118,6 +163,25 @@ class Mailbox:
 
 
 _ATOM = re.compile(r"^[A-Za-z0-9_.\-/]+$")
+
+
+def _sizes(data: list[object]) -> dict[int, int]:
+    """UID and RFC822.SIZE pairs from a FETCH answer."""
+    out: dict[int, int] = {}
+    for item in data:
+        line = item[0] if isinstance(item, tuple) else item
+        if not isinstance(line, bytes):
+            continue
+        uid, size = _UID.search(line), _SIZE.search(line)
+        if uid and size:
+            out[int(uid.group(1))] = int(size.group(1))
+    return out
+
+
+def _shown(data: object) -> str:
+    """A server's answer, shortened for an error message."""
+    text = repr(data)
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def _quote(name: str) -> str:

@@ -62,6 +62,9 @@ class MailSettings:
     folder: str = "INBOX"
     processed_folder: str | None = None
     """Move handled mails here (created if missing); None: only flag them."""
+    quarantine_folder: str | None = None
+    """Move mails that were not read or not used here (created if missing); None: treat
+    them as handled mails.  Either way they carry the keyword ``$PbemQuarantined``."""
     answer_unsigned: bool = True
     """Answer mails whose orders carry no valid signature, to their From address (no game facts)."""
 
@@ -110,6 +113,19 @@ def _server(
     )
 
 
+def _folder(table: Mapping[str, Any], key: str) -> str | None:
+    """A mailbox folder name from ``[mail]``: text without control characters, or None."""
+    value = table.get(key)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or len(value) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise UsageError(
+            f"[mail] {key}: expected a folder name (text of at most 200 characters, no control "
+            f"characters), got {str(value)[:60]!r}"
+        )
+    return value
+
+
 def mail_settings(config: Mapping[str, Any], shared_root: Path | None = None) -> MailSettings:
     """Read the ``[mail]`` table (with ``[mail.imap]`` and ``[mail.smtp]``) of a parsed config.
 
@@ -125,13 +141,16 @@ def mail_settings(config: Mapping[str, Any], shared_root: Path | None = None) ->
         table.get("imap", {}), "mail.imap", {"ssl": 993, "starttls": 143, "none": 143}, shared_root
     )
     smtp = _server(table.get("smtp", {}), "mail.smtp", {"ssl": 465, "starttls": 587, "none": 25}, shared_root)
-    processed = table.get("processed_folder")
+    folder = _folder(table, "folder") or "INBOX"
+    processed = _folder(table, "processed_folder")
+    quarantine = _folder(table, "quarantine_folder")
     return MailSettings(
         address=address,
         name=str(table.get("name", "pbem judge")),
         imap=imap,
         smtp=smtp,
-        folder=str(table.get("folder", "INBOX")),
-        processed_folder=str(processed) if processed else None,
+        folder=folder,
+        processed_folder=processed,
+        quarantine_folder=quarantine,
         answer_unsigned=bool(table.get("answer_unsigned", True)),
     )

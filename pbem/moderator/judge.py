@@ -17,19 +17,39 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from email.utils import parseaddr
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pbem.errors import PbemError
-from pbem.mail.extract import Candidate, extract_raw
+from pbem.mail.extract import Candidate, Extraction, extract_raw
 from pbem.mail.imap import Mailbox
+from pbem.mail.message import (
+    MAX_MAIL_BYTES,
+    BadMail,
+    check_size,
+    header_section,
+    header_text,
+    is_automatic,
+    message_id,
+    parse_mail,
+    printable,
+    sender_address,
+)
 from pbem.mail.settings import MailSettings
-from pbem.mail.smtp import Outgoing, send
-from pbem.moderator.core import Moderator, PassResult, is_game
+from pbem.mail.smtp import MailError, Outgoing, send
+from pbem.moderator.core import Moderator, PassResult, is_game, iso
 from pbem.moderator.durable import step, write_atomic, write_once
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, Outbox
+from pbem.moderator.quarantine import Quarantine
+from pbem.wording import wrap_text
+
+MAIL_QUARANTINE = "mail-quarantine"
+"""Under the moderator's local state folder: one sub-folder per mail that was not used."""
+HEAD_BYTES = 64 * 1024
+"""Bytes of the header of a mail too big to read that are fetched and kept."""
 
 
 def _origin_path(state_dir: Path, filename: str) -> Path:
@@ -40,37 +60,89 @@ def mail_origin(state_dir: Path, filename: str) -> dict[str, Any] | None:
     """Where a mailed order file came from: From address, Message-ID, subject (or None)."""
     try:
         data = json.loads(_origin_path(state_dir, filename).read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
 
+class MailboxLike(Protocol):
+    """What intake needs of a mailbox (:class:`pbem.mail.imap.Mailbox`, or a test double)."""
+
+    uidvalidity: int
+
+    def pending(self) -> list[int]: ...
+    def sizes(self, uids: list[int]) -> dict[int, int]: ...
+    def fetch(self, uid: int) -> bytes | None: ...
+    def fetch_head(self, uid: int, limit: int) -> bytes | None: ...
+    def mark_done(self, uid: int, quarantined: bool = False) -> None: ...
+
+
 @dataclass(frozen=True)
 class IntakeResult:
-    """What one intake did."""
+    """What one intake did; ``log`` has one line per mail set aside (for the moderator)."""
 
     mails: int
     blocks: int
     answered: int
+    quarantined: int = 0
+    log: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one mail comes to, decided before anything is written."""
+
+    digest: str
+    placed: tuple[tuple[Path, str], ...] = ()
+    """(game folder, block text) for every block that names a game this judge runs."""
+    problem: str | None = None
+    """Why the mail, or nothing in it, was used; None when blocks were placed."""
+    hint: str | None = None
+    refused: bool = False
+    """The mail itself was not read (beyond a bound, or unreadable)."""
+    sender: str | None = None
+    message_id: str | None = None
+    subject: str = ""
+    automatic: bool = False
+    size: int = 0
+    error: str | None = None
+    """An unexpected failure of the mail code, for the moderator's note (never seen in tests)."""
+
+
+def _digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()[:24]
 
 
 class Judge:
     """A moderator whose players send orders by mail and receive everything by mail."""
 
-    def __init__(self, moderator: Moderator, settings: MailSettings) -> None:
+    def __init__(
+        self,
+        moderator: Moderator,
+        settings: MailSettings,
+        mailbox: Callable[[MailSettings], AbstractContextManager[MailboxLike]] = Mailbox,
+    ) -> None:
         if moderator.outbox is None:
             moderator.outbox = Outbox(moderator.state_dir / "outbox")
         self.moderator = moderator
         self.settings = settings
+        self.mailbox = mailbox
         self.journal_path = moderator.state_dir / "mail-journal.json"
+        self.quarantine = Quarantine(
+            moderator.state_dir / MAIL_QUARANTINE, moderator.state_dir / MAIL_QUARANTINE
+        )
 
     # ---- journal -------------------------------------------------------------------------
     def _journal(self) -> dict[str, Any]:
+        """The mail journal; a damaged one is read as empty (mails already flagged
+        ``$PbemDone`` on the server are not read again anyway)."""
         try:
             data = json.loads(self.journal_path.read_bytes())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return {"uids": {}}
-        return data if isinstance(data, dict) else {"uids": {}}
+        if not isinstance(data, dict) or not isinstance(data.get("uids"), dict):
+            return {"uids": {}}
+        return data
 
     def _games_by_id(self) -> dict[str, Path]:
         out: dict[str, Path] = {}
@@ -83,78 +155,210 @@ class Judge:
                 continue
         return out
 
-    # ---- intake --------------------------------------------------------------------------
-    def _game_of(self, cand: Candidate, games: dict[str, Path]) -> Path | None:
+    # ---- reading one mail (no side effects) ------------------------------------------------
+    def _game_of(self, cand: Candidate, games: dict[str, Path]) -> tuple[Path | None, str | None]:
+        """The game folder a block names, or None and why not."""
         from pbem.orders import parse, unseal
 
         if isinstance(cand.data, bytes):
-            return None
+            return None, f"{cand.source}: a binary age file; attach the armoured text 'pbem sign' writes"
         try:
             header = parse(unseal(cand.data, self.moderator.identity, cand.source), cand.source).header
-        except PbemError:
-            return None
-        return games.get(header.game.upper())
+        except PbemError as exc:
+            return None, printable(exc.message, 300)
+        game = games.get(header.game.upper())
+        if game is None:
+            return None, f"{cand.source}: Game: {printable(header.game, 40)} is no game this judge runs"
+        return game, None
 
+    def read(self, raw: bytes, games: dict[str, Path]) -> Verdict:
+        """Decide what one mail comes to: the blocks to file, or why it is not used.
+
+        Pure (writes nothing), so a failure here is always the mail's: it never raises.
+        """
+        digest = _digest(raw)
+        try:
+            found = extract_raw(raw, self.settings.address)
+        except BadMail as exc:
+            return self._refused(raw, digest, exc.reason, exc.hint, len(raw))
+        except Exception as exc:  # a backstop: the mail code must only raise BadMail
+            reason = "the judge could not read this mail's structure"
+            return self._refused(raw, digest, reason, None, len(raw), f"{type(exc).__name__}: {exc}")
+        try:
+            return self._place(found, digest, games, len(raw))
+        except Exception as exc:  # a backstop: order parsing must only raise PbemError
+            reason = "the judge could not read the order block(s) in this mail"
+            return self._refused(raw, digest, reason, None, len(raw), f"{type(exc).__name__}: {exc}")
+
+    def _place(self, found: Extraction, digest: str, games: dict[str, Path], size: int) -> Verdict:
+        placed: list[tuple[Path, str]] = []
+        why: list[str] = []
+        for cand in found.candidates:
+            game_dir, reason = self._game_of(cand, games)
+            if game_dir is None or not isinstance(cand.data, str):
+                why.append(reason or cand.source)
+                continue
+            placed.append((game_dir, cand.data))
+        problem = found.problem()
+        hint = None
+        if problem is None and not placed:
+            problem = (
+                "the order block(s) in your mail name no game this judge runs, or could not be "
+                "read (a sealed block must be sealed to this judge's key): " + "; ".join(why[:3])
+            )
+            hint = "check the Game: line of your orders against your latest report and sign them again"
+        return Verdict(
+            digest,
+            tuple(placed),
+            problem,
+            hint,
+            sender=found.sender,
+            message_id=found.message_id,
+            subject=found.subject,
+            automatic=found.automatic,
+            size=size,
+        )
+
+    def _refused(
+        self, raw: bytes, digest: str, reason: str, hint: str | None, size: int, error: str | None = None
+    ) -> Verdict:
+        """The verdict on a mail that is not read: its sender read from its header alone."""
+        sender = msgid = None
+        subject = ""
+        automatic = False
+        try:
+            head = parse_mail(header_section(raw)[: 2 * HEAD_BYTES] + b"\r\n\r\n")
+            sender, msgid = sender_address(head), message_id(head)
+            automatic = is_automatic(head, self.settings.address)
+            subject = header_text(head, "subject")
+        except BadMail:
+            pass
+        except Exception as exc:  # a backstop, as in read()
+            error = error or f"{type(exc).__name__}: {exc}"
+        return Verdict(
+            digest,
+            (),
+            reason,
+            hint,
+            refused=True,
+            sender=sender,
+            message_id=msgid,
+            subject=subject,
+            automatic=automatic,
+            size=size,
+            error=printable(error, 300) if error else None,
+        )
+
+    def too_big(self, head: bytes, size: int) -> Verdict:
+        """The verdict on a mail refused by its size alone (only its header was fetched)."""
+        try:
+            check_size(size)
+        except BadMail as exc:
+            return self._refused(head, _digest(head + str(size).encode()), exc.reason, exc.hint, size)
+        raise AssertionError("too_big() on a mail within the size bound")
+
+    # ---- intake --------------------------------------------------------------------------
     def intake(self) -> IntakeResult:
-        """Fetch every unhandled mail and turn its order blocks into inbox files."""
+        """Fetch every unhandled mail and turn its order blocks into inbox files.
+
+        A mail that cannot be read, or from which nothing can be used, is kept in the
+        quarantine (``<state>/mail-quarantine/``), answered once at its From address when
+        that is a plain address and the mail is not automatic (else only logged), flagged
+        handled and never read again; it never stops the mails after it.  Raises MailError
+        when the mail server fails, OSError when the local disk does.
+        """
         journal = self._journal()
-        uids: dict[str, Any] = journal.setdefault("uids", {})
+        uids: dict[str, Any] = journal["uids"]
         games: dict[str, Path] | None = None
-        mails = blocks = answered = 0
-        outbox = self.moderator.outbox
-        assert outbox is not None
-        with Mailbox(self.settings) as box:
-            for uid, raw in box.messages():
+        mails = blocks = answered = quarantined = 0
+        log: list[str] = []
+        with self.mailbox(self.settings) as box:
+            pending = box.pending()
+            sizes = box.sizes(pending)
+            for uid in pending:
                 key = f"{box.uidvalidity}:{uid}"
-                if key in uids:
-                    box.mark_done(uid)
+                seen = uids.get(key)
+                if seen is not None:
+                    box.mark_done(uid, quarantined=isinstance(seen, dict) and bool(seen.get("quarantined")))
                     continue
-                mails += 1
-                if games is None:
-                    games = self._games_by_id()
-                digest = hashlib.sha256(raw).hexdigest()[:24]
-                found = extract_raw(raw)
-                sender = parseaddr(str(_header(raw, "From")))[1]
-                origin = {"from": sender, "message_id": found.message_id, "subject": found.subject}
-                placed = 0
-                unplaced = []
-                for n, cand in enumerate(found.candidates):
-                    game_dir = self._game_of(cand, games)
-                    if game_dir is None:
-                        unplaced.append(cand)
+                size = sizes.get(uid, 0)
+                if size > MAX_MAIL_BYTES:
+                    kept = box.fetch_head(uid, HEAD_BYTES) or b""
+                    verdict = self.too_big(kept, size)
+                else:
+                    fetched = box.fetch(uid)
+                    if fetched is None:
                         continue
-                    filename = f"mail-{digest}-{n}.txt"
-                    write_once(_origin_path(self.moderator.state_dir, filename), json.dumps(origin))
-                    data = cand.data if isinstance(cand.data, str) else cand.data.decode("latin-1")
-                    write_once(game_dir / INBOX_DIR / MAIL_FOLDER / filename, data)
-                    placed += 1
+                    kept = fetched
+                    if games is None:
+                        games = self._games_by_id()
+                    verdict = self.read(kept, games)
+                mails += 1
+                placed = self._file(verdict)
                 blocks += placed
-                problem = found.problem()
-                if problem is None and placed == 0 and unplaced:
-                    problem = (
-                        "the order block(s) in your mail name no game this judge runs, or could not be "
-                        "read (a sealed block must be sealed to this judge's key). Check the Game: line "
-                        "of your orders against your latest report."
-                    )
-                if problem is not None and sender and self.settings.answer_unsigned:
-                    body = f"pbem judge: your mail {found.subject!r} was not used.\n\nWhy: {problem}\n"
-                    outbox.enqueue(
-                        Outgoing(
-                            sender,
-                            f"Re: {found.subject}"[:200],
-                            body,
-                            f"intake/{digest}",
-                            (),
-                            found.message_id,
-                        )
-                    )
-                    answered += 1
-                uids[key] = {"digest": digest, "blocks": placed}
+                aside = placed == 0
+                if aside:
+                    quarantined += 1
+                    line, told = self._set_aside(verdict, kept, uid, box.uidvalidity)
+                    answered += told
+                    log.append(line)
+                uids[key] = {"digest": verdict.digest, "blocks": placed, "quarantined": aside}
                 write_atomic(self.journal_path, json.dumps(journal, sort_keys=True))
                 step("mail journalled")
-                box.mark_done(uid)
+                box.mark_done(uid, quarantined=aside)
                 step("mail flagged")
-        return IntakeResult(mails, blocks, answered)
+        return IntakeResult(mails, blocks, answered, quarantined, tuple(log))
+
+    def _file(self, verdict: Verdict) -> int:
+        """Drop the mail's placed blocks into their games' ``inbox/_mail/``; how many."""
+        sender = None if verdict.automatic else verdict.sender
+        origin = {"from": sender, "message_id": verdict.message_id, "subject": verdict.subject}
+        for n, (game_dir, data) in enumerate(verdict.placed):
+            filename = f"mail-{verdict.digest}-{n}.txt"
+            write_once(_origin_path(self.moderator.state_dir, filename), json.dumps(origin))
+            write_once(game_dir / INBOX_DIR / MAIL_FOLDER / filename, data)
+        return len(verdict.placed)
+
+    def _set_aside(self, verdict: Verdict, kept: bytes, uid: int, validity: int) -> tuple[str, int]:
+        """Keep a mail that was not used, answer its sender once; (log line, 1 if answered)."""
+        reason = verdict.problem or "nothing in it could be used"
+        note: dict[str, object] = {
+            "uid": uid,
+            "uidvalidity": validity,
+            "received": iso(self.moderator.clock.now()),
+            "from": verdict.sender,
+            "subject": verdict.subject,
+            "message_id": verdict.message_id,
+            "size": verdict.size,
+            "result": "refused" if verdict.refused else "unused",
+            "reason": reason,
+        }
+        if verdict.error:
+            note["error"] = verdict.error
+        name = "mail-head.eml" if len(kept) < verdict.size else "mail.eml"
+        if name == "mail-head.eml":
+            note["kept"] = f"the first {len(kept):,} bytes of the header; the whole mail stays on the server"
+        where = self.quarantine.keep(verdict.digest, name, kept, note)
+        who = verdict.sender or "an unknown sender"
+        line = f"mail {validity}:{uid} from {who} ({verdict.subject!r}): {reason}; kept in {where.parent}"
+        outbox = self.moderator.outbox
+        if verdict.sender is None or outbox is None:
+            return line + "; not answered (no usable From address)", 0
+        if verdict.automatic:
+            return line + "; not answered (an automatic mail)", 0
+        if not self.settings.answer_unsigned:
+            return line + "; not answered (answer_unsigned is off)", 0
+        used = "was not read" if verdict.refused else "was not used"
+        body = f"pbem judge: your mail {verdict.subject!r} {used}.\n\nWhy: {reason}\n"
+        if verdict.hint:
+            body += f"\nWhat to do: {verdict.hint}\n"
+        subject = printable(f"Re: {verdict.subject}" if verdict.subject else "Your mail to the pbem judge")
+        outbox.enqueue(
+            Outgoing(
+                verdict.sender, subject, wrap_text(body), f"intake/{verdict.digest}", (), verdict.message_id
+            )
+        )
+        return line + "; answered", 1
 
     # ---- output --------------------------------------------------------------------------
     def flush(self) -> int:
@@ -173,17 +377,25 @@ class Judge:
         return count
 
     def run_once(self) -> tuple[IntakeResult, PassResult, int]:
-        """Intake, one moderator pass over every game, then send what is queued."""
-        intake = self.intake()
+        """Intake, one moderator pass over every game, then send what is queued.
+
+        A mail server that fails does not stop the rest: the pass runs even when the IMAP
+        server is down, and queued mail waits when the SMTP server is; then the first such
+        MailError is raised (after the work that could be done was done).
+        """
+        failure: MailError | None = None
+        try:
+            intake = self.intake()
+        except MailError as exc:
+            failure, intake = exc, IntakeResult(0, 0, 0)
         result = self.moderator.run_pass()
-        sent = self.flush()
+        try:
+            sent = self.flush()
+        except MailError as exc:
+            failure, sent = failure or exc, 0
+        if failure is not None:
+            raise failure
         return intake, result, sent
-
-
-def _header(raw: bytes, name: str) -> str:
-    from pbem.mail.extract import parse_mail
-
-    return str(parse_mail(raw).get(name, "") or "")
 
 
 __all__ = ["IntakeResult", "Judge", "is_game", "mail_origin"]
