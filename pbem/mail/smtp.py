@@ -46,15 +46,16 @@ def build(settings: MailSettings, out: Outgoing, date: int | None = None) -> Ema
     """The EmailMessage for ``out``: plain-text body, attachments as application/octet-stream
     (text/plain for ``.txt`` and ``.asc``, image/svg+xml for ``.svg``)."""
     msg = EmailMessage()
-    msg["From"] = formataddr((settings.name, settings.address))
+    msg["From"] = formataddr((_one_line(settings.name), settings.address))
     msg["To"] = out.to
-    msg["Subject"] = out.subject
+    msg["Subject"] = _one_line(out.subject)
     msg["Message-ID"] = message_id(out.key, settings.address)
     msg["Date"] = formatdate(date, localtime=False)
     msg["Auto-Submitted"] = "auto-generated"
-    if out.in_reply_to:
-        msg["In-Reply-To"] = out.in_reply_to
-        msg["References"] = out.in_reply_to
+    reply = _one_line(out.in_reply_to or "")
+    if reply.startswith("<") and reply.endswith(">") and " " not in reply and len(reply) <= 250:
+        msg["In-Reply-To"] = reply
+        msg["References"] = reply
     msg.set_content(out.body, subtype="plain", charset="utf-8")
     for name, data in out.attachments:
         lower = name.lower()
@@ -65,6 +66,11 @@ def build(settings: MailSettings, out: Outgoing, date: int | None = None) -> Ema
         else:
             msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=name)
     return msg
+
+
+def _one_line(text: str) -> str:
+    """``text`` without line breaks or other control characters (a header must be one line)."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:900]
 
 
 def connect_smtp(server: Server) -> smtplib.SMTP:
@@ -89,8 +95,9 @@ def connect_smtp(server: Server) -> smtplib.SMTP:
 def send(settings: MailSettings, mails: Sequence[Outgoing], date: int | None = None) -> list[str]:
     """Send each mail to its one recipient over one connection; return the keys sent.
 
-    A recipient the server refuses is skipped (its key is not returned, so it is retried);
-    a failed connection raises MailError.
+    A recipient the server refuses, or a queued mail that cannot be made into a message
+    (an address no header can carry), is skipped: its key is not returned, so it stays
+    queued and never stops the others.  A failed connection raises MailError.
     """
     if not mails:
         return []
@@ -99,10 +106,18 @@ def send(settings: MailSettings, mails: Sequence[Outgoing], date: int | None = N
     try:
         for out in mails:
             try:
-                client.send_message(build(settings, out, date), from_addr=settings.address, to_addrs=[out.to])
-            except smtplib.SMTPRecipientsRefused:
+                message = build(settings, out, date)
+            except Exception:  # the mail code's failures on a strange address or name
                 continue
-            except smtplib.SMTPException as exc:
+            try:
+                client.send_message(message, from_addr=settings.address, to_addrs=[out.to])
+            except (smtplib.SMTPRecipientsRefused, smtplib.SMTPNotSupportedError, UnicodeError, ValueError):
+                continue  # this mail only: an address the server refuses or cannot carry
+            except smtplib.SMTPDataError as exc:
+                if 500 <= exc.smtp_code < 600:
+                    continue  # refused for good (too large, say): the others still go
+                raise MailError(f"sending to {out.to} failed: {exc}") from None
+            except (smtplib.SMTPException, OSError) as exc:
                 raise MailError(f"sending to {out.to} failed: {exc}") from None
             sent.append(out.key)
     finally:
