@@ -2,7 +2,8 @@
 
 Only click is imported at start-up; each command imports what it needs, so ``pbem --help``
 stays fast.  Domain errors (pbem.errors) are turned into messages and exit codes in one
-place, :class:`PbemGroup`: 0 success, 1 rejected input, 2 usage.
+place, :class:`PbemGroup`: 0 success, 1 rejected input, 2 usage, 3 an unexpected error (a
+bug: one line, the traceback only with ``PBEM_DEBUG=1``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,18 @@ def _now() -> datetime:
 
 
 class PbemGroup(click.Group):
-    """A click group that reports pbem errors without a traceback, with their exit code."""
+    """The one place errors become messages and exit codes.
+
+    A pbem error prints its message and hint with its exit code (1 rejected input, 2 usage);
+    click's own usage errors keep code 2.  Anything else is a bug: the last-resort net prints
+    one line naming the command and asking for a report, and exits 3 (the traceback only when
+    ``PBEM_DEBUG`` is set).  A closed pipe (``pbem status | head``) ends quietly.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
-        from pbem.errors import PbemError
+        import os
+
+        from pbem.errors import BUG_EXIT, DEBUG_ENV, PbemError
 
         try:
             return super().invoke(ctx)
@@ -32,9 +41,65 @@ class PbemGroup(click.Group):
             if exc.hint:
                 click.echo(f"  what to do: {exc.hint}", err=True)
             ctx.exit(exc.exit_code)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except BrokenPipeError:
+            # The reader went away: say nothing more (Python would print a traceback on exit).
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(1)
+        except Exception as exc:
+            if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+                raise
+            from pbem.inputs import shorten
+
+            command = " ".join(["pbem", *([ctx.invoked_subcommand] if ctx.invoked_subcommand else [])])
+            click.echo(
+                f"{command}: unexpected error ({type(exc).__name__}: {shorten(str(exc), 200)}); "
+                f"this is a bug: please report it (run again with {DEBUG_ENV}=1 for the details)",
+                err=True,
+            )
+            ctx.exit(BUG_EXIT)
+
+    SECTIONS = (
+        ("Players", ("keygen", "key", "read", "orders", "check", "sign", "open")),
+        (
+            "Moderators, one game",
+            (
+                *("new", "submit", "advance", "preview", "show", "publish"),
+                *("extend", "pause", "resume", "replace", "resign", "rollback"),
+            ),
+        ),
+        ("Moderators, running games unattended", ("moderate", "judge")),
+        ("Anyone", ("status", "verify", "games", "rules", "demo")),
+    )
+    """How ``pbem --help`` groups the commands; a command in no section is listed last."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the commands by who uses them (see :attr:`SECTIONS`)."""
+        commands = {
+            name: cmd
+            for name in self.list_commands(ctx)
+            if (cmd := self.get_command(ctx, name)) is not None and not cmd.hidden
+        }
+        width = formatter.width - 6 - max((len(name) for name in commands), default=0)
+        placed: set[str] = set()
+        for title, names in (*self.SECTIONS, ("Other", tuple(commands))):
+            rows = [
+                (n, commands[n].get_short_help_str(width)) for n in names if n in commands and n not in placed
+            ]
+            placed.update(n for n, _ in rows)
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
 
-@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=PbemGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "show_default": True},
+    epilog="Exit codes: 0 success, 1 rejected input, 2 usage, 3 a bug (set PBEM_DEBUG=1 for the "
+    "traceback).  pbem rules GAME prints a game's rules and order syntax.",
+)
 @click.version_option(package_name="pbem")
 def main() -> None:
     """Play tabletop games by email or through a shared folder, with signed orders
@@ -53,6 +118,21 @@ def _moderator_option(help_text: str) -> Any:
     )
 
 
+_player_key = click.option(
+    "--key",
+    "keyfile",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Your own secret identity file (NAME.key from pbem keygen): opens your part, signs your orders.",
+)
+_moderator_key = click.option(
+    "--key",
+    "keyfile",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The moderator's secret identity file: the .key the game was created with "
+    "(pbem new --moderator-key).",
+)
 _pin_option = _moderator_option(
     "The moderator's public card; without it, the key first seen for this game is required."
 )
@@ -62,9 +142,18 @@ _save_moderator_option = _moderator_option(
 
 
 def _emit(text: str, out: str | None, what: str) -> None:
-    """Write ``text`` to the file ``out``, or to standard output."""
+    """Write ``text`` to the file ``out``, or to standard output.
+
+    Raises UsageError when ``out`` cannot be written (its folder is missing, say)."""
+    from pbem.errors import UsageError
+    from pbem.inputs import describe_os_error, writable_target
+
     if out:
-        Path(out).write_text(text, encoding="utf-8")
+        target = writable_target(out, what)
+        try:
+            target.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write the {what} to {out}: {describe_os_error(exc)}") from None
         click.echo(f"{what} written to {out}")
     else:
         click.echo(text, nl=False)
@@ -89,15 +178,24 @@ def _card(path: str | None) -> Any:
     return None if path is None else PublicCard.load(path)
 
 
-def _read_text(path: str) -> str:
-    from pbem.errors import UsageError
+MAX_TEXT = 16 * 1024 * 1024
+"""The largest report, order file or notice a command reads (the parsers bound much lower)."""
 
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
+
+def _read_text(path: str) -> str:
+    """The UTF-8 text of the file a user named (``-``: standard input).
+
+    Raises UsageError when it cannot be read as a file (missing, a folder, a link loop, a
+    pipe, no permission) and FormatError (exit 1) when it is not UTF-8 or too large."""
+    from pbem.errors import FormatError
+    from pbem.inputs import decode, read_text
+
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_TEXT + 1)
+        if len(data) > MAX_TEXT:
+            raise FormatError(f"standard input is larger than {MAX_TEXT:,} bytes")
+        return decode(data, "standard input", "input")
+    return read_text(path, "file", MAX_TEXT)
 
 
 # ---- keys -----------------------------------------------------------------------------------
@@ -155,8 +253,22 @@ def games() -> None:
 
 @main.command()
 @click.argument("game")
+def rules(game: str) -> None:
+    """Print GAME's rules summary: order syntax, variants and rulings (its README.md)."""
+    from pbem.registry import game_rules
+
+    click.echo(game_rules(game), nl=False)
+
+
+@main.command()
+@click.argument("game")
 @click.argument("folder", type=click.Path(file_okay=False))
-@click.option("--moderator-key", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--moderator-key",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The moderator's secret identity file (from pbem keygen): signs the game's saves and reports.",
+)
 @click.option(
     "--player",
     "players",
@@ -165,7 +277,13 @@ def games() -> None:
     metavar="NAME=CARD.pub",
     help="A seat, in clockwise order: the player's name and public key card.",
 )
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A variant option.")
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A variant option (pbem games lists them).",
+)
 def new(
     game: str, folder: str, moderator_key: str, players: tuple[str, ...], options: tuple[str, ...]
 ) -> None:
@@ -244,14 +362,13 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
 
 @main.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@_moderator_key
 @click.option("--json", "as_json", is_flag=True)
 def show(folder: str, keyfile: str, as_json: bool) -> None:
     """Show the moderator everything: full state, pending orders, last events."""
     import json
 
     from pbem.engine import GameFolder
-
     from pbem.game import Event
     from pbem.wording import event_lines, name_seats, seat_name
 
@@ -286,7 +403,7 @@ def show(folder: str, keyfile: str, as_json: bool) -> None:
 # ---- a player's tools -------------------------------------------------------------------------
 @main.command()
 @click.argument("report", type=click.Path(exists=True, dir_okay=False))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@_player_key
 @_pin_option
 def read(report: str, keyfile: str, moderator_card: str | None) -> None:
     """Print your report with its private part decrypted (after checking every signature).
@@ -300,7 +417,7 @@ def read(report: str, keyfile: str, moderator_card: str | None) -> None:
 
 @main.command()
 @click.argument("report", type=click.Path(exists=True, dir_okay=False))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@_player_key
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write the form here instead of stdout.")
 @_pin_option
 def orders(report: str, keyfile: str, out: str | None, moderator_card: str | None) -> None:
@@ -319,7 +436,7 @@ _report_option = click.option(
 
 @main.command()
 @click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@_player_key
 @_report_option
 @_pin_option
 def check(orders_file: str, keyfile: str, report: str | None, moderator_card: str | None) -> None:
@@ -339,7 +456,7 @@ def check(orders_file: str, keyfile: str, report: str | None, moderator_card: st
 
 @main.command()
 @click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@_player_key
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 @_report_option
 @click.option("--no-check", is_flag=True, help="Sign without checking the orders against the report.")
@@ -386,7 +503,7 @@ def sign(
 @main.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@_moderator_key
 def submit(folder: str, files: tuple[str, ...], keyfile: str) -> None:
     """Verify, validate and record order files for the current turn."""
     from pbem.engine import GameFolder
@@ -416,7 +533,7 @@ def submit(folder: str, files: tuple[str, ...], keyfile: str) -> None:
 
 @main.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@_moderator_key
 @click.option(
     "--fill",
     type=click.Choice(["none", "default", "random", "greedy"]),
@@ -442,7 +559,7 @@ def advance(folder: str, keyfile: str, fill: str, preview: bool) -> None:
 
 @main.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@_moderator_key
 def publish(folder: str, keyfile: str) -> None:
     """Write the current turn's reports again (after a crash, or lost files)."""
     from pbem.engine import GameFolder
@@ -467,12 +584,32 @@ def verify(folder: str, moderator_card: str | None) -> None:
 @main.command()
 @click.argument("game")
 @click.option("--players", type=int, default=None, help="Number of seats (default: the game's maximum).")
-@click.option("--seed", type=int, default=7, help="Makes the whole demo repeatable.")
-@click.option("--out", type=click.Path(file_okay=False), default="demo-out", help="Folder for all files.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63),
+    default=7,
+    help="Fixes the game's chance and the bots' choices: the same seed plays the same game "
+    "(with new keys and its own game id).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="demo-out",
+    help="Folder for all files; must be empty or absent (a failed demo leaves it so).",
+)
 @click.option("--bots", default="greedy,random", help="Bots by seat, comma-separated, cycled.")
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE")
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A variant option (pbem games lists them).",
+)
 def demo(game: str, players: int | None, seed: int, out: str, bots: str, options: tuple[str, ...]) -> None:
-    """Play a whole game with bots through the real pipeline and print the winner."""
+    """Play a whole game with bots through the real pipeline and print the winner.
+
+    Every step is real: keys, signed and sealed order files, encrypted reports, a game
+    folder.  A progress line every second on long games."""
     from pbem.demo import run_demo
 
     opts = _option_pairs(options)

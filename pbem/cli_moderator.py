@@ -16,7 +16,11 @@ from typing import Any
 import click
 
 KEY = click.option(
-    "--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False), help="The moderator key."
+    "--key",
+    "keyfile",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The moderator's secret identity file: the .key the games were created with.",
 )
 STATE = click.option(
     "--state-dir",
@@ -186,6 +190,8 @@ def judge(
         intake, result, sent = judge_.run_once()
         if verbose or intake.mails or sent:
             click.echo(f"mail: {intake.mails} read, {intake.blocks} order block(s), {sent} sent")
+        for line in intake.log:  # mails set aside into the quarantine
+            click.echo(f"mail set aside: {line}", err=True)
         _print_pass(result, verbose)
 
     _loop(run, poll or moderator.config.poll, watch, None)
@@ -272,12 +278,19 @@ def preview(game_dir: str, keyfile: str, state_dir: str | None) -> None:
 
 @click.command("open")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--key",
+    "keyfile",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Your own secret identity file (NAME.key): the notice's encrypted parts are yours.",
+)
 def open_cmd(file: str, keyfile: str) -> None:
     """Show a notice (or any text) with its encrypted parts opened with your key."""
+    from pbem.inputs import read_text
     from pbem.moderator.notices import open_text
 
-    click.echo(open_text(Path(file).read_text(encoding="utf-8"), _identity(keyfile)), nl=False)
+    click.echo(open_text(read_text(file, "file", 16 * 1024 * 1024), _identity(keyfile)), nl=False)
 
 
 COMMANDS = (moderate, judge, extend, pause, resume, replace_cmd, resign, rollback, preview, open_cmd)

@@ -3,11 +3,18 @@
 Real keys, reports decrypted by each bot with its own key, order files written, signed,
 sealed and submitted as files, turns advanced by the moderator, every file left in a real
 folder to look at afterwards.  The demo seed fixes the game's secret seed and the bots'
-choices, so the same command plays the same game (keys differ: they are really random).
+choices, so the same command plays the same game.  Keys differ (they are really random), and
+so does the game id, which is derived from the moderator's new key: two demos with the same
+seed are two games, and a player's pinned moderator key for one never refuses the other.
+
+A demo that fails (bad arguments found late, a crash, Ctrl-C) leaves nothing behind in
+``--out``: what it made there is removed.
 """
 
 from __future__ import annotations
 
+import hashlib
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,6 +51,16 @@ def _entropy(seed: int) -> Callable[[int], bytes]:
     return seeded_entropy(f"pbem-demo/{seed}")
 
 
+def demo_game_id(moderator: Identity, seed: int) -> str:
+    """The demo's game id: bound to this run's moderator key, so no two demos share one."""
+    digest = hashlib.sha256(b"pbem-demo-id/v1\0" + moderator.public().verify_key + str(seed).encode())
+    return digest.hexdigest()[:16].upper()
+
+
+PROGRESS_EVERY = 1.0
+"""Seconds between two progress lines of a long demo."""
+
+
 def run_demo(
     game_name: str,
     players: int | None,
@@ -53,12 +70,47 @@ def run_demo(
     options: dict[str, Any],
     progress: Callable[[str], None] = lambda _: None,
     max_turns: int = 10_000,
+    timer: Callable[[], float] = time.perf_counter,
 ) -> DemoResult:
-    """Play one game with bots in ``out`` (which must be empty or absent).
+    """Play one game with bots in ``out`` (which must be empty or absent), saying every
+    :data:`PROGRESS_EVERY` seconds (by ``timer``) which turn it is at.
 
-    Raises UsageError for a bad player count, an unknown bot, or a non-empty ``out``.
+    Raises UsageError for a bad player count, an unknown bot, or a non-empty ``out``; on any
+    failure, removes what it made in ``out``.
     """
-    start = time.perf_counter()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(
+            f"{out} is not empty" if out.is_dir() else f"{out} is not a folder",
+            "choose a new folder for the demo; pbem never overwrites a game",
+        )
+    existed = out.exists()
+    try:
+        return _play(game_name, players, seed, out, bots, options, progress, max_turns, timer)
+    except BaseException:
+        if existed:
+            for child in list(out.iterdir()):
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child, ignore_errors=True)
+                else:
+                    child.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+
+
+def _play(
+    game_name: str,
+    players: int | None,
+    seed: int,
+    out: Path,
+    bots: Sequence[str],
+    options: dict[str, Any],
+    progress: Callable[[str], None],
+    max_turns: int,
+    timer: Callable[[], float],
+) -> DemoResult:
+    """The demo itself (see :func:`run_demo`)."""
+    start = timer()
     game = get_game(game_name)
     count = players or game.info.max_players
     if not game.info.min_players <= count <= game.info.max_players:
@@ -68,10 +120,6 @@ def run_demo(
     for bot in bots:
         if bot not in game.bots:
             raise UsageError(f"{game_name} has no bot {bot!r}; bots: {', '.join(game.bots)}")
-    if out.exists() and any(out.iterdir()):
-        raise UsageError(
-            f"{out} is not empty", "choose a new folder for the demo; pbem never overwrites a game"
-        )
     keys = out / "keys"
     keys.mkdir(parents=True)
     moderator = Identity.generate("moderator")
@@ -90,14 +138,19 @@ def run_demo(
         now=clock,
         entropy=_entropy(seed),
         home=out / ".moderator",
+        game_id=demo_game_id(moderator, seed),
     )
     bot_of = {i: bots[i % len(bots)] for i in range(count)}
     progress(f"{game.info.title}: {', '.join(f'{s.name} ({bot_of[i]})' for i, s in enumerate(seats))}")
     turns = 0
+    said = timer()
     while True:
         save = folder.read()
         if save.body["outcome"] is not None or turns >= max_turns:
             break
+        if timer() - said >= PROGRESS_EVERY:
+            said = timer()
+            progress(f"  turn {save.turn} ({turns} resolved, {said - start:.0f} s)")
         for seat in save.awaiting:
             identity = seats[seat]
             path = folder.reports_dir(save.turn) / f"{identity.name}.txt"
@@ -119,7 +172,7 @@ def run_demo(
     outcome = Outcome(tuple(outcome_json["winners"]), outcome_json["scores"], outcome_json["summary"])
     names = final.names
     winners = ", ".join(names[w] for w in outcome.winners) or "nobody"
-    seconds = time.perf_counter() - start
+    seconds = timer() - start
     summary = "\n".join(
         [
             f"{game.info.title} over after {turns} turns: winner(s): {winners}",

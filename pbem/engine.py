@@ -32,6 +32,7 @@ from pbem.errors import (
     FormatError,
     NotAwaitedError,
     OrdersRejected,
+    PbemError,
     ReplayError,
     RollbackError,
     SignatureError,
@@ -39,6 +40,8 @@ from pbem.errors import (
 )
 from pbem.folder import atomic_write, default_home, read_record, write_record
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
+from pbem.inputs import read_bytes as read_input
+from pbem.inputs import shorten
 from pbem.integrity import (
     LOCK_NAME,
     FolderLock,
@@ -77,7 +80,7 @@ def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
     for name, value in raw.items():
         if name not in variants:
             known = ", ".join(variants) or "none"
-            raise UsageError(f"{game.info.name} has no option {name!r}; options: {known}")
+            raise UsageError(f"{game.info.name} has no option {shorten(name)!r}; options: {known}")
         variant = variants[name]
         text = str(value).strip().lower()
         if isinstance(variant.default, bool):
@@ -85,14 +88,17 @@ def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
                 raise UsageError(f"option {name} takes true or false, got {value!r}")
             options[name] = text in {"true", "yes", "on", "1"}
         elif isinstance(variant.default, int):
-            if not re.fullmatch(r"-?[0-9]+", text):
-                raise UsageError(f"option {name} takes a whole number, got {value!r}")
+            if not re.fullmatch(r"-?[0-9]{1,9}", text, flags=re.ASCII):
+                raise UsageError(
+                    f"option {name} takes a whole number, got {shorten(str(value))!r} (at most 9 digits)"
+                )
             options[name] = int(text)
         else:
             options[name] = str(value).strip()
         if variant.choices and options[name] not in variant.choices:
             raise UsageError(
-                f"option {name} takes one of {', '.join(map(str, variant.choices))}, got {value!r}"
+                f"option {name} takes one of {', '.join(map(str, variant.choices))}, "
+                f"got {shorten(str(value))!r}"
             )
     return options
 
@@ -255,10 +261,9 @@ class GameFolder:
         Raises UsageError if there is no save, FormatError, TamperedError, ForeignError (another
         game's or moderator's save) or RollbackError (an old or forked save).
         """
-        try:
-            data = self.save_path.read_bytes()
-        except FileNotFoundError:
-            raise UsageError(f"{self.path} holds no pbem game (no {SAVE_NAME})") from None
+        if not self.save_path.exists() and not self.save_path.is_symlink():
+            raise UsageError(f"{self.path} holds no pbem game (no {SAVE_NAME})")
+        data = read_input(self.save_path, "save file")
         save = read_save(data, str(self.save_path), expect_moderator)
         if check_history(self.path, save, data, self._origin_of(save)) and self.lock.held:
             store_history(self.path, save.revision, data)
@@ -369,8 +374,12 @@ class GameFolder:
         now: datetime,
         entropy: Entropy = os.urandom,
         home: Path | None = None,
+        game_id: str | None = None,
     ) -> GameFolder:
         """Start a new game in ``path`` (which must not hold one) and publish turn 1 reports.
+
+        ``game_id`` (16 hex digits) replaces the one drawn from ``entropy`` (the demo keeps
+        its seed's play but gives every run its own game).
 
         Raises UsageError for a wrong player count, duplicate or reserved names
         (:func:`pbem.keys.check_player_name`) or bad options, and
@@ -392,7 +401,8 @@ class GameFolder:
             card.check_self_signature()
         opts = parse_options(game, options)
         seed = entropy(32)
-        game_id = entropy(8).hex().upper()
+        drawn_id = entropy(8).hex().upper()
+        game_id = drawn_id if game_id is None else game_id
         state = game.setup(len(players), opts, Rng.for_turn(seed, 0, "setup"))
         pictures = game.pictures(game.observe(state, None))
         for card in players:  # no report may clash with public.txt or a picture
@@ -568,7 +578,10 @@ class GameFolder:
         loaded = self.load(moderator)
         save, secret, game = loaded.save, loaded.secret, loaded.game
         if game.outcome(secret.state) is not None:
-            raise UsageError(f"game {save.game_id} is over")
+            raise UsageError(
+                f"game {save.game_id} is over: there is no turn to advance",
+                "pbem status shows the result; pbem verify re-plays the game from its revealed seed",
+            )
         orders: dict[int, Any] = {}
         filled: list[str] = []
         missing: list[str] = []
@@ -819,13 +832,16 @@ def verify_replay(save: Save) -> int:
     """
     seed_hex, log = save.body["seed"], save.body["replay"]
     if seed_hex is None or log is None:
-        raise UsageError(f"game {save.game_id} is not over: its seed is still secret")
+        raise UsageError(
+            f"game {save.game_id} is not over: its seed is still secret, so it cannot be re-played yet",
+            "run pbem verify after the game has ended (pbem status says when)",
+        )
     seed = bytes.fromhex(seed_hex)
     if commitment(seed) != save.body["seed_commitment"]:
         raise RollbackError("the revealed seed does not match the commitment published at turn 1")
     game = get_game(save.game)
     pledges = {r.get("commitment") for r in save.body.get("reseeds", []) if isinstance(r, dict)}
-    state = game.setup(len(save.names), save.body["options"], Rng.for_turn(seed, 0, "setup"))
+    state = _replayed(None, game.setup, len(save.names), save.body["options"], Rng.for_turn(seed, 0, "setup"))
     now_seed, turns = seed, 0
     for entry in log:
         if isinstance(entry, dict) and "reseed" in entry:
@@ -846,10 +862,29 @@ def verify_replay(save: Save) -> int:
                 state = redraw(state, Rng.for_turn(now_seed, entry["turn"], "redraw"))
             continue
         orders = {int(seat): value for seat, value in entry["orders"].items()}
-        state = game.resolve(state, orders, Rng.for_turn(now_seed, entry["turn"])).state
+        state = _replayed(entry, game.resolve, state, orders, Rng.for_turn(now_seed, entry["turn"])).state
         turns += 1
-    if game.observe(state, None).public != save.body["public"]:
+    if _replayed(None, game.observe, state, None).public != save.body["public"]:
         raise RollbackError(
             "re-playing the published orders with the revealed seed does not reach the final position"
         )
     return turns
+
+
+def _replayed(entry: Mapping[str, Any] | None, step: Callable[..., T], *args: Any) -> T:
+    """Run one step of a re-play (the game's own code on data read from a save).
+
+    The published orders were accepted once, so a game that cannot take them again means
+    the save's replay log is not what the engine wrote.  Raises RollbackError naming the
+    turn instead of letting the game's exception through.
+    """
+    try:
+        return step(*args)
+    except PbemError:
+        raise
+    except Exception as exc:  # the game's code on data it never validated: any error is a refusal
+        where = "setting up the game" if entry is None else f"re-playing turn {entry.get('turn')}"
+        raise RollbackError(
+            f"{where}: the game refused the published data ({type(exc).__name__}: {shorten(str(exc))})",
+            "the save's replay log is not what the engine wrote: do not trust this game's result",
+        ) from None

@@ -49,3 +49,25 @@ def get_game(name: str) -> Game:
     if name in _BUILTIN and not any(True for _ in entry_points(group=GROUP)):
         return _load(_BUILTIN[name])
     raise UsageError(f"no game called {name!r}; installed games: {', '.join(game_names())}")
+
+
+def game_rules(name: str) -> str:
+    """The rulebook summary a game ships: the README.md of its package (order syntax,
+    variants, rulings).  Raises UsageError naming the installed games for an unknown one,
+    and for a game installed without its README.md."""
+    from importlib.resources import files
+
+    game = get_game(name)
+    package = type(game).__module__
+    parts = package.split(".")
+    for end in range(len(parts), 0, -1):  # the module's package, then its parents
+        try:
+            readme = files(".".join(parts[:end])).joinpath("README.md")
+            if readme.is_file():
+                return readme.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ModuleNotFoundError, TypeError):
+            break
+    raise UsageError(
+        f"the game {name!r} ({package}) was installed without its rules (README.md)",
+        "see the game's own documentation",
+    )
