@@ -28,7 +28,7 @@ from pbem.wording import wrap_text
 KINDS = {
     "accepted": "ACCEPTED",
     "replaced": "ACCEPTED (replaces your earlier orders for this turn)",
-    "duplicate": "NOT NEEDED: the very same orders were already accepted; nothing changed",
+    "duplicate": "NOT NEEDED: already accepted; nothing changed",  # one line of a mail
     "late": "REJECTED: too late, that turn is over",
     "replayed": "REJECTED: an old or replayed order file",
     "forged": "REJECTED: the signature does not match",

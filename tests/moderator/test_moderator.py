@@ -195,7 +195,7 @@ def test_duplicate_replaced_replayed_and_late_files(root, keys, clock) -> None:
     mod.run_pass()
     assert sorted(results(game, name)) == [
         "Result:   ACCEPTED",
-        "Result:   NOT NEEDED: the very same orders were already accepted; nothing changed",
+        "Result:   NOT NEEDED: already accepted; nothing changed",
     ]
     assert read(game).turn == 2
     before = snapshot(game)
