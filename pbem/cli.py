@@ -488,6 +488,7 @@ def sign(
         report=given,
         moderator=_card(moderator_card),
     )
+    _emit(signed.text, out, "signed orders")
     if signed.checked is None:
         click.echo("pbem: warning: the orders were NOT checked against your report (--no-check)", err=True)
     else:
@@ -496,7 +497,6 @@ def sign(
         click.echo("pbem: warning: NOT sealed: anyone who sees the file can read your orders", err=True)
     else:
         click.echo(f"sealed to the moderator ({signed.sealed_to})", err=True)
-    _emit(signed.text, out, "signed orders")
 
 
 # ---- the moderator --------------------------------------------------------------------------
