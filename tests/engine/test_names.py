@@ -146,10 +146,3 @@ def test_advance_show_status_and_preview_name_people(table: Table, tmp_path: Pat
     assert "(private to " in everything  # private events say whose they are
     assert re.search(r"--- pending orders \(\d+ of \d+ awaited\)", outputs["show"])
     assert "--- last events:" in outputs["show"]
-
-
-def test_status_of_a_finished_game_says_who_won(finished: Table) -> None:
-    status = run("status", str(finished.folder.path)).output
-    outcome = finished.folder.read().body["outcome"]
-    winners = [PLAYERS[w] for w in outcome["winners"]]
-    assert f"(won by: {', '.join(winners)})" in status and not SEAT_REF.search(status)
