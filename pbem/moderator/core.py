@@ -30,11 +30,10 @@ from typing import Any
 
 from pbem.engine import SAVE_NAME, GameFolder, Loaded
 from pbem.errors import ConflictError, DuplicateError, PbemError
-from pbem.folder import sweep_temp
 from pbem.keys import Identity
 from pbem.mail.extract import AGE_BINARY_MAGIC
 from pbem.moderator.config import CONFIG_NAME, GameConfig, RootConfig
-from pbem.moderator.durable import arm_engine_writes, remove, step, write_once
+from pbem.moderator.durable import arm_engine_writes, remove, step, sweep_tree, write_once
 from pbem.moderator.lock import local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, PLAYERS_DIR, Outbox, Post
@@ -225,7 +224,7 @@ class Moderator:
     # ---- one game ----------------------------------------------------------------------------
     def _process_locked(self, folder: GameFolder, now: int) -> GameResult:
         game_dir = folder.path
-        sweep_temp(game_dir)
+        sweep_tree(game_dir, skip=(INBOX_DIR,))
         save = folder.read(self.card)
         config = GameConfig.load(game_dir, self.config)
         post = Post(game_dir, save.game_id, self.outbox, dict(config.emails))

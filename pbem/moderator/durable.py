@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 from pbem.folder import TEMP_PREFIX, atomic_write, fsync_dir
@@ -107,4 +108,33 @@ def sweep_temp(folder: Path) -> int:
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
                 count += 1
+    return count
+
+
+def sweep_tree(root: Path, skip: Collection[str] = (), max_depth: int = 4) -> int:
+    """Remove temporary files a killed writer left under ``root`` (a game folder); returns
+    how many.
+
+    Iterative and bounded, since players may put anything in a shared folder: never through
+    a link, at most ``max_depth`` folders deep (pbem writes at most three), and not into the
+    top-level folders named in ``skip`` (the inboxes, where pbem never writes).
+    """
+    count = 0
+    stack = [(root, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if depth < max_depth and not (depth == 0 and entry.name in skip):
+                        stack.append((Path(entry.path), depth + 1))
+                elif entry.name.startswith(TEMP_PREFIX):
+                    os.unlink(entry.path)
+                    count += 1
+            except OSError:
+                continue
     return count

@@ -721,3 +721,26 @@ def test_a_flood_of_junk_is_worked_off_over_passes_and_orders_still_count(
     second = mod.run_pass()
     assert second.games[0].notices == ("malformed", "malformed", "accepted") and read(g1).turn == 2
     assert len(notice_texts(g1, "players/bob")) == 5
+
+
+def test_a_folder_tree_deeper_than_python_recursion_is_set_aside(two, keys) -> None:
+    """1,500 nested folders in an inbox once stalled every pass (a recursive sweep of the
+    game folder hit Python's recursion limit); the sweep is now iterative and bounded."""
+    g1, _g2, mod = two
+    top = os.open(g1 / "inbox" / "alice", os.O_RDONLY)
+    fd = top
+    for _ in range(1500):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+        if fd != top:
+            os.close(fd)
+        fd = inner
+    os.close(fd)
+    os.close(top)
+    settled(g1 / "inbox" / "alice" / "d")
+    stray = g1 / "reports" / "turn-0001" / ".pbem-tmp-public.txt.123"
+    stray.write_text("half written")
+    result = mod.run_pass()
+    assert errors(result) == {"g1": None, "g2": None} and result.games[0].notices == ("malformed",)
+    assert not stray.exists(), "the engine's own strays are still swept"
+    file_and_resolve(g1, keys, mod)
