@@ -166,6 +166,11 @@ def _same_save(path: Path, data: bytes, save: Save) -> bool | None:
         kept = path.read_bytes()
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise RollbackError(
+            f"cannot read {path} ({exc.strerror or exc}) to check {save.source} against it",
+            "make the game's history/ readable again",
+        ) from None
     if kept == data:
         return True
     try:
@@ -197,7 +202,7 @@ def check_history(folder: Path, save: Save, data: bytes, origin: Origin) -> bool
             f"put back this folder's own save, the newest {HISTORY_DIR}/rev-NNNNNN.json",
         )
     revision = save.revision
-    if history_path(folder, revision + 1).exists():
+    if os.path.lexists(history_path(folder, revision + 1)):
         newest = newest_revision(folder)
         raise RollbackError(
             f"{save.source} is revision {revision} (turn {save.turn}) but revision {newest} of game "
@@ -270,7 +275,7 @@ def commit(folder: Path, previous: Save | None, data: bytes, revision: int) -> N
     Raises ConflictError, changing nothing, if another writer got there first.
     """
     save_path = folder / SAVE_NAME
-    if history_path(folder, revision).exists():
+    if os.path.lexists(history_path(folder, revision)):
         raise ConflictError(
             f"revision {revision} of the game in {folder} is already in {HISTORY_DIR}/: another writer "
             "saved the game meanwhile",

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pbem import engine as engine_module
 from pbem.cli import main
@@ -28,6 +30,8 @@ from pbem.save import Save, open_secret, read_save
 from pbem.timing import FixedClock
 
 from .conftest import NOW, PLAYERS, Table, entropy, new_table
+
+FUZZ = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "25"))
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -169,6 +173,36 @@ def test_a_writer_stopped_between_save_and_history_is_completed(table: Table) ->
     history_path(table.folder.path, save.revision - 1).unlink()
     with pytest.raises(RollbackError, match="does not continue this folder's history"):
         table.folder.read()
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory, keys: dict[str, Identity]) -> Table:
+    """Four steps of a game and a second game of the same moderator (read only)."""
+    root = tmp_path_factory.mktemp("played")
+    table = new_table(root, keys, "game")
+    for _ in range(4):
+        table.play_step()
+    other = new_table(root / "elsewhere", keys, "other")
+    other.play_step()
+    return table
+
+
+@settings(max_examples=FUZZ, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_only_the_newest_save_of_this_game_is_ever_read(played: Table, tmp_path_factory, data) -> None:
+    """Whatever save file is put in place (any revision of this game or of another game of
+    the same moderator), it is read only if it is this folder's newest."""
+    folder = played.copy_to(tmp_path_factory.mktemp("copy") / "game")
+    newest = folder.read().revision
+    other = played.folder.path.parent / "elsewhere" / "other" / "history"
+    choices = sorted((played.folder.path / "history").glob("rev-*")) + sorted(other.glob("rev-*"))
+    pick = data.draw(st.sampled_from(choices))
+    shutil.copy(pick, folder.save_path)
+    if pick.parent.parent == played.folder.path and pick.name == f"rev-{newest:06d}.json":
+        assert folder.read().revision == newest
+    else:
+        with pytest.raises((ForeignError, RollbackError)):
+            folder.read()
 
 
 def read_history(table: Table, revision: int) -> bytes:
