@@ -7,10 +7,14 @@ Layout of a game folder (every file safe to share: secrets are encrypted)::
     orders/turn-0004/alice.seq2.txt each accepted order file, sealed to the moderator
     reports/turn-0004/alice.txt     per-player reports (private part sealed to the player)
     reports/turn-0004/public.txt    the public report; plus pictures (board.svg)
+    undone/rev-000012/              files of the turns a rollback undid (moved aside)
+    .pbem-lock                      the game's lock (holds no data)
 
 The engine owns turns and who must act; the game owns its state and rules.  Every call
-that changes the folder verifies the current save first, works on a copy, and writes the
-new save atomically last: a rejected order or a crash leaves the game as it was.
+that changes the folder holds the game's lock, verifies the current save (against the
+folder's history too: see :mod:`pbem.integrity`), checks everything on a copy, and writes
+the new save atomically last, by compare-and-swap: a rejected order or a crash leaves the
+game as it was.
 """
 
 from __future__ import annotations
