@@ -26,7 +26,7 @@ STATE = click.option(
     "--state-dir",
     type=click.Path(file_okay=False),
     default=None,
-    help="The moderator's local folder (locks, index, outbox); never inside the shared folder.",
+    help="The moderator's local folder (index, outbox, quarantine); never inside the shared folder.",
 )
 GAME = click.argument("game_dir", metavar="GAME", type=click.Path(exists=True, file_okay=False))
 
