@@ -393,7 +393,8 @@ class Moderator:
     # ---- inbox files -------------------------------------------------------------------------
     def _source(self, item: InboxFile) -> str:
         """Where an inbox entry was found, as printable text for notices and the journal."""
-        return f"{INBOX_DIR}/{shown(item.folder)}/{shown(item.path.name)}"
+        folder = f"{shown(item.folder)}/" if item.folder else ""
+        return f"{INBOX_DIR}/{folder}{shown(item.path.name)}"
 
     def _handle_file(
         self,

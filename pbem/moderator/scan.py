@@ -42,7 +42,7 @@ class InboxFile:
 
     path: Path
     folder: str
-    """The inbox sub-folder it was dropped in (the player's own)."""
+    """The inbox sub-folder it was dropped in (the player's own; "" for ``inbox/`` itself)."""
     size: int
     mtime_ns: int
     mode: int = stat.S_IFREG
@@ -55,9 +55,10 @@ class InboxFile:
 
 
 def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFile], bool]:
-    """Complete entries under ``inbox/<player>/``, oldest first, and whether any are still
-    settling.  Nothing is followed through a symbolic link: a link, a folder, a FIFO in a
-    player's folder is listed (by its own ``lstat``) for the moderator to move aside.
+    """Complete entries under ``inbox/<player>/`` (and any dropped straight into ``inbox/``,
+    with ``folder`` ""), oldest first, and whether any are still settling.  Nothing is
+    followed through a symbolic link: a link, a folder, a FIFO in a player's folder is listed
+    (by its own ``lstat``) for the moderator to move aside.
 
     An entry is settling if it is younger than ``settle_ns`` (by its mtime); temporary
     names are skipped and do not count as settling (they may be abandoned for ever).
@@ -65,16 +66,25 @@ def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFil
     ready: list[InboxFile] = []
     settling = False
     try:
-        folders = [e for e in os.scandir(inbox) if e.is_dir(follow_symlinks=False)]
+        top = list(os.scandir(inbox))
     except OSError:
         return [], False
-    for folder in folders:
-        if is_temporary(folder.name):
+    groups: list[tuple[str, list[os.DirEntry[str]]]] = [("", [])]
+    for entry in top:
+        if is_temporary(entry.name):
             continue
         try:
-            entries = list(os.scandir(folder.path))
+            is_folder = entry.is_dir(follow_symlinks=False)
         except OSError:
             continue
+        if not is_folder:
+            groups[0][1].append(entry)
+            continue
+        try:
+            groups.append((entry.name, list(os.scandir(entry.path))))
+        except OSError:
+            continue
+    for folder, entries in groups:
         for entry in entries:
             if is_temporary(entry.name):
                 continue
@@ -85,7 +95,7 @@ def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFil
             if now_ns - st.st_mtime_ns < settle_ns:
                 settling = True
                 continue
-            ready.append(InboxFile(Path(entry.path), folder.name, st.st_size, st.st_mtime_ns, st.st_mode, st))
+            ready.append(InboxFile(Path(entry.path), folder, st.st_size, st.st_mtime_ns, st.st_mode, st))
     ready.sort(key=lambda f: (f.mtime_ns, os.fsencode(f.folder), os.fsencode(f.path.name)))
     return ready, settling
 

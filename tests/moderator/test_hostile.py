@@ -737,10 +737,44 @@ def test_a_folder_tree_deeper_than_python_recursion_is_set_aside(two, keys) -> N
         fd = inner
     os.close(fd)
     os.close(top)
-    settled(g1 / "inbox" / "alice" / "d")
-    stray = g1 / "reports" / "turn-0001" / ".pbem-tmp-public.txt.123"
-    stray.write_text("half written")
+    try:
+        settled(g1 / "inbox" / "alice" / "d")
+        stray = g1 / "reports" / "turn-0001" / ".pbem-tmp-public.txt.123"
+        stray.write_text("half written")
+        result = mod.run_pass()
+        assert errors(result) == {"g1": None, "g2": None} and result.games[0].notices == ("malformed",)
+        assert not stray.exists(), "the engine's own strays are still swept"
+        file_and_resolve(g1, keys, mod)
+    finally:  # shutil.rmtree (and pytest's clean-up) would recurse too deep
+        for chain in [g1 / "inbox" / "alice" / "d", *(mod.state_dir / "quarantine" / "g1").glob("*/d")]:
+            if chain.is_dir():
+                _remove_chain(chain)
+
+
+def _remove_chain(top: Path) -> None:
+    """Remove a chain of nested folders ``top/d/d/...`` without recursion."""
+    while (top / "d").is_dir():
+        (top / "d").rename(top.parent / "next")
+        top.rmdir()
+        (top.parent / "next").rename(top)
+    top.rmdir()
+
+
+def test_files_dropped_straight_into_the_inbox_are_handled_not_ignored(two, keys) -> None:
+    """Once ignored for ever; now junk there gets a public notice and the quarantine, and
+    signed orders there count (the signature, not the folder, says whose they are)."""
+    g1, _g2, mod = two
+    [name] = awaited(g1)
+    junk = g1 / "inbox" / "junk.txt"
+    junk.write_text("junk\n")
+    settled(junk)
+    orders = g1 / "inbox" / "orders.txt"
+    orders.write_text(order_block(g1, keys, name))
+    settled(orders)
     result = mod.run_pass()
-    assert errors(result) == {"g1": None, "g2": None} and result.games[0].notices == ("malformed",)
-    assert not stray.exists(), "the engine's own strays are still swept"
-    file_and_resolve(g1, keys, mod)
+    assert errors(result) == {"g1": None, "g2": None}
+    assert sorted(result.games[0].notices) == ["accepted", "malformed"] and read(g1).turn == 2
+    assert not junk.exists() and not orders.exists()
+    [public] = notice_texts(g1, "notices")
+    assert "inbox/junk.txt" in public
+    assert [n["was"] for n in quarantined(mod, "g1").values()] == ["inbox/junk.txt"]
