@@ -38,7 +38,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     the line), or holds a number or nesting too large to read."""
     what = f"cannot read {path}"
     try:
-        raw, size = read_untrusted(path, MAX_CONFIG_BYTES + 1)
+        raw, size = read_untrusted(path, MAX_CONFIG_BYTES + 1, follow_links=True)
     except FileNotFoundError:
         return {}
     except (OSError, Unreadable) as exc:

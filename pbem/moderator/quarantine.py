@@ -92,13 +92,16 @@ def content_key(folder: str, name: str, mtime_ns: int, data: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()[:24]
 
 
-def read_untrusted(path: Path, limit: int) -> tuple[bytes, int]:
+def read_untrusted(path: Path, limit: int, follow_links: bool = False) -> tuple[bytes, int]:
     """The first ``limit`` bytes of the regular file ``path`` and its size.
 
-    Never follows a symbolic link and never blocks on a FIFO or a device.  Raises
+    Never blocks on a FIFO or a device, and follows a symbolic link only if ``follow_links``
+    (a moderator may link a settings file; nothing in an inbox is ever followed).  Raises
     FileNotFoundError if it is gone, Unreadable for anything else that stops the read.
     """
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:

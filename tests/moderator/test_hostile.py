@@ -536,6 +536,14 @@ def test_a_config_that_is_a_fifo_or_a_folder_is_refused_without_blocking(root) -
     (root / "moderator.toml").mkdir()
     with pytest.raises(UsageError, match="folder"):
         RootConfig.load(root)
+    (root / "moderator.toml").rmdir()
+    (root / "moderator.toml").symlink_to("/dev/zero")
+    with pytest.raises(UsageError, match="device"):
+        RootConfig.load(root)
+    (root / "shared.toml").write_text('[moderator]\nsettle = "5s"\n')
+    (root / "moderator.toml").unlink()
+    (root / "moderator.toml").symlink_to(root / "shared.toml")
+    assert RootConfig.load(root).settle == 5, "a moderator may link a settings file"
 
 
 # ---- fuzzing: journal records, configs, the local index and outbox ---------------------------
