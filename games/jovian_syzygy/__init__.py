@@ -28,7 +28,14 @@ INFO = GameInfo(
             "timed",
             ("timed", "scored"),
         ),
-        Variant("max_rounds", "end the game after this many rounds (0: never); highest Psi wins", 100),
+        Variant("max_rounds", "end the game after this many rounds (0: never); see at-cap", 100),
+        Variant(
+            "at-cap",
+            "who wins when the round cap ends the game: 'nobody' (the rulebook: only above "
+            "15 Psi wins) or 'highest' (the most Psi, ties shared)",
+            "nobody",
+            ("nobody", "highest"),
+        ),
         Variant(
             "ride",
             "'stay': riding keeps you aboard; 'push': riding moves the satellite on at once",

@@ -224,4 +224,11 @@ def summarise(state: State) -> Outcome | None:
     best = max(psi)
     top = tuple(s for s, p in enumerate(psi) if p == best)
     names = ", ".join(player(s) for s in top)
-    return Outcome(top, scores, f"round cap of {played} reached; highest Psi ({best}): {names}")
+    if state["options"].get("at-cap", "nobody") == "highest":
+        return Outcome(top, scores, f"round cap of {played} reached; highest Psi ({best}): {names}")
+    return Outcome(
+        (),
+        scores,
+        f"round cap of {played} reached with nobody above {WIN_ABOVE} Psi: no winner "
+        f"(highest: {names}, {best} Psi)",
+    )

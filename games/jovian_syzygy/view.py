@@ -16,7 +16,7 @@ from . import board
 from .rules import best_line_at, player, turn_order
 
 GAME_NAME = "jovian-syzygy"
-_OPTION_KEYS = ("solo", "max_rounds", "ride", "setup_check", "max_extra_moves")
+_OPTION_KEYS = ("solo", "max_rounds", "at-cap", "ride", "setup_check", "max_extra_moves")
 COLUMNS = 84
 """Columns of the unrolled text board: 360 degrees, divisible by every segment and space count
 (lcm of 3, 6, 12 and 28), printed in two halves of 42."""

@@ -312,11 +312,35 @@ def test_solo_scored_ends_on_reaching_twenty() -> None:
     assert play_round(state, {}).state["over"]  # more than 20 already: the first round's end
 
 
-def test_round_cap_ends_with_highest_psi() -> None:
+def test_round_cap_ends_with_no_winner_by_default() -> None:
+    """Ruling 12: only players above 15 Psi win, so the cap ends the game without a winner."""
     state = make_state(["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, max_rounds=10)
+    res = play_round(state, {})
+    outcome = GAME.outcome(res.state)
+    assert res.state["over"] and outcome is not None and outcome.winners == ()
+    assert "no winner" in outcome.summary and "7 Psi" in outcome.summary
+    assert outcome.scores == (5, 7, 7)
+    assert any("no winner" in e.text for e in res.events)
+
+
+def test_round_cap_option_highest_psi_wins() -> None:
+    state = make_state(
+        ["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, max_rounds=10, **{"at-cap": "highest"}
+    )
     new = play_round(state, {}).state
     outcome = GAME.outcome(new)
     assert new["over"] and outcome is not None and outcome.winners == (1, 2)
+
+
+def test_above_fifteen_at_the_cap_still_wins() -> None:
+    state = make_state(["NE", "SW"], psi=[16, 7], rounds_played=9, max_rounds=10)
+    outcome = GAME.outcome(play_round(state, {}).state)
+    assert outcome is not None and outcome.winners == (0,)
+
+
+def test_at_cap_option_is_checked() -> None:
+    with pytest.raises(ValueError):
+        GAME.setup(2, {"at-cap": "everyone"}, Rng(b"x"))
 
 
 def test_resolve_does_not_change_its_input() -> None:
