@@ -224,11 +224,18 @@ class PublicCard:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> PublicCard:
         """Read a card from a file.  Raises KeyFileError if the file cannot be read."""
+        from pbem.inputs import read_bytes
+
+        data = read_bytes(path, "public key card", KEY_FILE_LIMIT)  # never blocks on a FIFO
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise KeyFileError(f"cannot read public key card {path}: {exc}") from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise KeyFileError(f"public key card {path} is not UTF-8 text", "pass the .pub file") from None
         return cls.from_text(text, str(path))
+
+
+KEY_FILE_LIMIT = 64 * 1024
+"""The largest identity file or public key card read (a real one is under 1 KB)."""
 
 
 class Identity:
@@ -314,10 +321,13 @@ class Identity:
     def load(cls, path: str | os.PathLike[str]) -> Identity:
         """Read an identity file.  Raises KeyFileError if it is missing, readable by others
         (mode wider than 0600), or not an identity (a public card passed by mistake, say)."""
+        from pbem.inputs import read_bytes
+
         source = Path(path)
+        data = read_bytes(source, "identity", KEY_FILE_LIMIT)  # never blocks on a FIFO
         try:
             mode = source.stat().st_mode
-            text = source.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of it
+            text = data.decode("utf-8-sig")  # a byte-order mark is not part of it
         except (OSError, UnicodeDecodeError) as exc:
             raise KeyFileError(f"cannot read identity {source}: {exc}") from None
         if _CARD_BEGIN in text:

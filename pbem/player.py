@@ -31,6 +31,7 @@ from pbem.orders import (
     signature_failure,
 )
 from pbem.registry import get_game
+from pbem.report_shape import game_call
 from pbem.reports import DATA_BEGIN, Report, parse_report
 from pbem.rng import Rng
 from pbem.wording import form_lines
@@ -222,14 +223,14 @@ def order_form(report_text: str, source: str, identity: Identity, moderator: Pub
     if data["player"] not in data["awaiting"]:
         out.append("# NOTE: the moderator awaits no orders from you this turn.")
     out += [*header.lines(), f"Seal-To: {report.moderator.age_recipient}", ""]
-    out += game.order_form(report.view())
+    out += game_call(source, game.order_form, report.view())
     return "\n".join(form_lines(out, data["names"])) + "\n"
 
 
 def _validate(report: Report, lines: Sequence[OrderLine], source: str) -> int:
     game = get_game(report.data["game"])
     try:
-        game.validate(report.view(), lines)
+        game_call(source, game.validate, report.view(), lines)
     except OrderErrors as exc:
         names = report.data["names"]
         raise OrdersRejected("\n".join(e.describe(source, names) for e in exc.errors)) from None
@@ -399,7 +400,7 @@ def bot_orders(report: Report, bot: str, rng: Rng) -> list[str]:
     game = get_game(report.data["game"])
     if bot not in game.bots:
         raise UsageError(f"{game.info.name} has no bot {bot!r}; bots: {', '.join(game.bots)}")
-    return game.bots[bot](game, report.view(), rng)
+    return game_call(str(report.data["game_id"]), game.bots[bot], game, report.view(), rng)
 
 
 def fill_orders(loaded: Loaded, how: str) -> Mapping[int, list[str]]:

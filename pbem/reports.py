@@ -24,6 +24,7 @@ from pbem.errors import FormatError, SignatureError
 from pbem.game import Event, Game, View
 from pbem.keys import REPORT_DOMAIN, Identity, PublicCard, encrypt
 from pbem.orders import AGE_BEGIN, AGE_END
+from pbem.report_shape import check_report_data
 from pbem.wording import WIDTH, for_people, wrap_text
 from pbem.wording import name_seats as name_seats  # re-exported for older callers
 
@@ -276,6 +277,7 @@ def parse_report(
         raise FormatError(
             f"{source}: the report data block is damaged (missing or bad: {missing or 'moderator'})"
         )
+    check_report_data(data, source)
     try:
         card = PublicCard.from_json(data["moderator"])
     except FormatError as exc:
