@@ -172,6 +172,21 @@ def _option_pairs(options: tuple[str, ...]) -> dict[str, str]:
     return opts
 
 
+def _note_old_option_names(game_name: str, opts: dict[str, str]) -> None:
+    """Say on stderr which ``--option`` names used an old snake_case spelling (still read)."""
+    from pbem.engine import option_name
+    from pbem.errors import UsageError
+    from pbem.registry import get_game
+
+    try:
+        game = get_game(game_name)
+    except UsageError:
+        return  # the command itself says so
+    for name in opts:
+        if option_name(game, name) != name:
+            click.echo(f"note: option {name} is now spelled {option_name(game, name)}", err=True)
+
+
 def _card(path: str | None) -> Any:
     from pbem.keys import PublicCard
 
@@ -302,6 +317,7 @@ def new(
             raise UsageError(f"the card in {path} is {card.name!r}'s, not {name!r}'s")
         cards.append(card)
     opts = _option_pairs(options)
+    _note_old_option_names(game, opts)
     gf = GameFolder.create(folder, game, _key(moderator_key), cards, opts, now=_now())
     save = gf.read()
     click.echo(f"created {save.game} game {save.game_id} in {folder}")
@@ -586,7 +602,7 @@ def verify(folder: str, moderator_card: str | None) -> None:
 @click.option("--players", type=int, default=None, help="Number of seats (default: the game's maximum).")
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**63),
+    type=int,
     default=7,
     help="Fixes the game's chance and the bots' choices: the same seed plays the same game "
     "(with new keys and its own game id).",
@@ -613,6 +629,7 @@ def demo(game: str, players: int | None, seed: int, out: str, bots: str, options
     from pbem.demo import run_demo
 
     opts = _option_pairs(options)
+    _note_old_option_names(game, opts)
     result = run_demo(game, players, seed, Path(out), bots.split(","), opts, progress=click.echo)
     click.echo(result.summary)
 

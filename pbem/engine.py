@@ -74,14 +74,28 @@ Entropy = Callable[[int], bytes]
 T = TypeVar("T")
 
 
+def option_name(game: Game, name: str) -> str:
+    """The variant ``name`` means: itself, or for an old snake_case spelling (``max_rounds``)
+    the kebab-case variant (``max-rounds``) when the game has one; else ``name`` unchanged."""
+    known = {v.name for v in game.info.variants}
+    kebab = name.replace("_", "-")
+    return kebab if name not in known and kebab in known else name
+
+
 def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Check and convert ``--option name=value`` pairs against the game's variants.
+    """Check and convert ``--option name=value`` pairs against the game's variants (an old
+    snake_case name is read as its kebab-case variant, see :func:`option_name`).
 
     Raises UsageError naming the unknown option or bad value and listing what is allowed.
     """
     variants = {v.name: v for v in game.info.variants}
     options: dict[str, Any] = {v.name: v.default for v in game.info.variants}
-    for name, value in raw.items():
+    seen: dict[str, str] = {}
+    for raw_name, value in raw.items():
+        name = option_name(game, raw_name)
+        if name in seen:
+            raise UsageError(f"option {name} is given twice (as {seen[name]} and {raw_name})")
+        seen[name] = raw_name
         if name not in variants:
             known = ", ".join(variants) or "none"
             raise UsageError(f"{game.info.name} has no option {shorten(name)!r}; options: {known}")
@@ -360,6 +374,13 @@ class GameFolder:
         data, signed = encode_save(body, moderator)
         return data, Save(body, str(self.save_path), signed.canonical_body, file_digest(data))
 
+    def _saved(self, data: bytes) -> bool:
+        """True if the folder's save is ``data`` (a write got that far)."""
+        try:
+            return self.save_path.read_bytes() == data
+        except OSError:
+            return False
+
     def _commit(self, previous: Save | None, data: bytes, save: Save) -> Save:
         """Write a prepared save if the folder still holds ``previous``.  Raises ConflictError."""
         commit(self.path, previous, data, save.revision)
@@ -549,7 +570,7 @@ class GameFolder:
         try:
             self._commit(save, data, written)
         except BaseException:
-            if fresh:
+            if fresh and not self._saved(data):  # the orders were not accepted after all
                 with contextlib.suppress(OSError):
                     archive.unlink()
             raise

@@ -28,7 +28,7 @@ INFO = GameInfo(
             "timed",
             ("timed", "scored"),
         ),
-        Variant("max_rounds", "end the game after this many rounds (0: never); see at-cap", 100),
+        Variant("max-rounds", "end the game after this many rounds (0: never); see at-cap", 100),
         Variant(
             "at-cap",
             "who wins when the round cap ends the game: 'nobody' (the rulebook: only above "
@@ -43,12 +43,12 @@ INFO = GameInfo(
             ("stay", "push"),
         ),
         Variant(
-            "max_extra_moves",
+            "max-extra-moves",
             "most Psi-paid extra moves in one turn (0: no limit; 1 reads 'an additional move' as one)",
             0,
         ),
         Variant(
-            "setup_check",
+            "setup-check",
             "no three satellites lined up at setup: 'slide' (not even by sliding) or "
             "'centres' (not as drawn)",
             "slide",
@@ -70,11 +70,15 @@ class JovianSyzygy:
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         """Initial state; raises ValueError for a bad player count or option."""
-        opts = {v.name: options.get(v.name, v.default) for v in INFO.variants}
+        given = {str(k).replace("_", "-"): v for k, v in options.items()}  # old names too
+        unknown = sorted(set(given) - {v.name for v in INFO.variants})
+        if unknown:
+            raise ValueError(f"Jovian Syzygy has no option {unknown[0]!r}")
+        opts = {v.name: given.get(v.name, v.default) for v in INFO.variants}
         for v in INFO.variants:
             if v.choices and opts[v.name] not in v.choices:
                 raise ValueError(f"option {v.name} must be one of {', '.join(map(str, v.choices))}")
-        for name in ("max_rounds", "max_extra_moves"):
+        for name in ("max-rounds", "max-extra-moves"):
             if not isinstance(opts[name], int) or isinstance(opts[name], bool) or opts[name] < 0:
                 raise ValueError(f"option {name} must be a whole number, 0 or more")
         return rules.setup(players, opts, rng)

@@ -69,6 +69,12 @@ def moved(sats: list[int]) -> list[int]:
     return [(s + 1) % t.segments for s, t in zip(sats, board.TRACKS, strict=True)]
 
 
+def options_of(state: State) -> dict[str, Any]:
+    """The state's options by their kebab-case names (games saved before the rename spelled
+    them ``max_rounds`` and so on)."""
+    return {str(k).replace("_", "-"): v for k, v in state["options"].items()}
+
+
 def turn_order(state: State) -> list[int]:
     """Seats in this round's order: the first player, then to the left (seat + 1)."""
     n = state["players"]
@@ -82,7 +88,7 @@ def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
         raise ValueError(f"Jovian Syzygy is for 1 to 4 players, not {players}")
     while True:
         sats = [rng.randbelow(t.segments) for t in board.TRACKS]
-        if options.get("setup_check", "slide") == "centres":
+        if options.get("setup-check", "slide") == "centres":
             if not _centres_aligned(sats):
                 break
         elif not any_syzygy([Body(*k) for k in bodies_key(sats)]):
@@ -123,7 +129,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     if state["over"]:
         raise ValueError("the game is over")
     n = state["players"]
-    opts = state["options"]
+    opts = options_of(state)
     sats = list(state["sats"])
     where = list(state["where"])
     psi = list(state["psi"])
@@ -170,7 +176,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     played = state["rounds_played"] + 1
     new = {
         "players": n,
-        "options": state["options"],
+        "options": opts,
         "round": state["round"] + 1,
         "rounds_played": played,
         "first": (state["first"] + 1) % n,
@@ -191,9 +197,9 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
 
 
 def _ends(state: State) -> bool:
-    opts = state["options"]
+    opts = options_of(state)
     played = state["rounds_played"]
-    cap = int(opts.get("max_rounds", 0))
+    cap = int(opts.get("max-rounds", 0))
     if cap and played >= cap:
         return True
     if state["players"] == 1:
@@ -211,7 +217,7 @@ def summarise(state: State) -> Outcome | None:
     played = state["rounds_played"]
     scores = tuple(psi)
     if state["players"] == 1:
-        if state["options"].get("solo", "timed") == "timed":
+        if options_of(state).get("solo", "timed") == "timed":
             won = (0,) if psi[0] > WIN_ABOVE else ()
             return Outcome(won, scores, f"solo timed: {psi[0]} Psi after {played} rounds")
         if psi[0] >= SOLO_TARGET:
@@ -224,7 +230,7 @@ def summarise(state: State) -> Outcome | None:
     best = max(psi)
     top = tuple(s for s, p in enumerate(psi) if p == best)
     names = ", ".join(player(s) for s in top)
-    if state["options"].get("at-cap", "nobody") == "highest":
+    if options_of(state).get("at-cap", "nobody") == "highest":
         return Outcome(top, scores, f"round cap of {played} reached; highest Psi ({best}): {names}")
     return Outcome(
         (),

@@ -30,12 +30,12 @@ class Turn:
     moves: int = 0
     storm_placed: bool = False
     extra_limit: int = 0
-    """Most extra (paid) moves a turn may make; 0 for no limit (option ``max_extra_moves``)."""
+    """Most extra (paid) moves a turn may make; 0 for no limit (option ``max-extra-moves``)."""
 
 
 def start_turn(seat: int, where: str, psi: int, options: Mapping[str, Any]) -> Turn:
     """A seat's turn before its first step."""
-    return Turn(seat, where, psi, extra_limit=int(options.get("max_extra_moves", 0)))
+    return Turn(seat, where, psi, extra_limit=int(options.get("max-extra-moves", 0)))
 
 
 def step_problem(step: list[str], turn: Turn, sats: list[int]) -> str | None:

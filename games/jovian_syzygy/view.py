@@ -13,10 +13,10 @@ from pbem.game import View
 from pbem.render import render
 
 from . import board
-from .rules import best_line_at, player, turn_order
+from .rules import best_line_at, options_of, player, turn_order
 
 GAME_NAME = "jovian-syzygy"
-_OPTION_KEYS = ("solo", "max_rounds", "at-cap", "ride", "setup_check", "max_extra_moves")
+_OPTION_KEYS = ("solo", "max-rounds", "at-cap", "ride", "setup-check", "max-extra-moves")
 COLUMNS = 84
 """Columns of the unrolled text board: 360 degrees, divisible by every segment and space count
 (lcm of 3, 6, 12 and 28), printed in two halves of 42."""
@@ -24,7 +24,7 @@ COLUMNS = 84
 
 def observe(state: dict[str, Any], seat: int | None) -> View:
     """Copy in what anyone may see: positions, Psi, storms, the last awards, the round."""
-    opts = state["options"]
+    opts = options_of(state)
     public = {
         "players": state["players"],
         "options": {k: opts[k] for k in _OPTION_KEYS if k in opts},

@@ -14,7 +14,7 @@ fertile squares across it are not adjacent.  Adjacency is computed from this geo
 never typed in by hand.
 
 Which squares are in play depends on the player count: 3 and 4 players use the whole board;
-2 players use half of it (quarters 1 and 2) unless the ``two_player_board`` option says
+2 players use half of it (quarters 1 and 2) unless the ``two-player-board`` option says
 "full".  Adjacency is restricted to the squares in play.
 """
 

@@ -251,7 +251,7 @@ class _Checker:
                 f"you have no Zerb in {sq}: pawns are bought only into squares with your Zerbs",
                 self._swap(line, sq, self.nearest(sq, mine)),
             )
-        if fertile(sq) and not self.pub["options"]["buy_in_fertile"]:
+        if fertile(sq) and not self.pub["options"]["buy-in-fertile"]:
             raise IllegalOrderError(
                 line,
                 f"{sq} is fertile: only multiplication brings Zerbs there, and no pawn is bought into it",

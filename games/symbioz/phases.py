@@ -35,6 +35,7 @@ from pbem_games.symbioz.state import (
     colour_name,
     cost,
     fertile,
+    options_of,
     play_order,
     symbioz_counts,
     symbioz_to_win,
@@ -89,7 +90,7 @@ class Turn:
 
     def __init__(self, state: State) -> None:
         self.players: int = state["players"]
-        self.options: Mapping[str, Any] = state["options"]
+        self.options: Mapping[str, Any] = options_of(state)
         self.squares: tuple[str, ...] = tuple(state["squares"])
         self.adj = adjacency(self.squares)
         self.zerbs: Counts = {sq: list(row) for sq, row in state["zerbs"].items()}
@@ -151,7 +152,7 @@ class Turn:
     def introduction(self, seat: int, buys: Sequence[Order]) -> None:
         """Place the pawns ``seat`` bought, only into squares holding its Zerbs, never into
         closed squares, Zerbs never into saturated ones, fertile squares only when the
-        ``buy_in_fertile`` option allows."""
+        ``buy-in-fertile`` option allows."""
         mine = {sq for sq in self.squares if self.zerbs[sq][seat] > 0}
         budget: int = self.options["points"]
         who = colour_name(seat)
@@ -167,7 +168,7 @@ class Turn:
                     return "closed by a Symbioz"
                 if sq not in mine:
                     return f"no {who} Zerb there"
-                if fertile(sq) and not self.options["buy_in_fertile"]:
+                if fertile(sq) and not self.options["buy-in-fertile"]:
                     return "fertile squares are reached by growth only"
                 if pawn == "zerb" and self.room(sq) == 0:
                     return "saturated (12 Zerbs)"
@@ -347,6 +348,7 @@ class Turn:
         """A new state: ``base``'s settings with this turn's counts."""
         out = dict(base)
         out.update(
+            options=dict(self.options),
             zerbs=self.zerbs,
             crapits=self.crapits,
             kroguls=self.kroguls,
@@ -367,7 +369,7 @@ def finish(state: State) -> tuple[State, str | None]:
     player moved one seat clockwise) and the closing line for the report, if any."""
     players = state["players"]
     symbioz, zerbs = _ranking(state)
-    target = symbioz_to_win(players, state["options"])
+    target = symbioz_to_win(players, options_of(state))
     reached = [s for s in range(players) if symbioz[s] >= target]
     if not reached and state["turn"] < TURNS:
         out = dict(state)

@@ -35,24 +35,31 @@ START_ZERBS = 4
 TURNS = 12
 
 VARIANTS = (
-    Variant("zerb_cost", "points a Zerb costs at introduction", 1, tuple(range(1, 11))),
-    Variant("crapit_cost", "points a Crapit costs at introduction", 3, tuple(range(1, 11))),
-    Variant("krogul_cost", "points a Krogul costs at introduction", 5, tuple(range(1, 11))),
+    Variant("zerb-cost", "points a Zerb costs at introduction", 1, tuple(range(1, 11))),
+    Variant("crapit-cost", "points a Crapit costs at introduction", 3, tuple(range(1, 11))),
+    Variant("krogul-cost", "points a Krogul costs at introduction", 5, tuple(range(1, 11))),
     Variant("points", "points each player may spend per introduction phase", 10, tuple(range(1, 31))),
-    Variant("first_game", "first-game rule: one more Symbioz needed to win", False),
+    Variant("first-game", "first-game rule: one more Symbioz needed to win", False),
     Variant(
-        "two_player_board",
+        "two-player-board",
         "2 players: 'half' uses quarters 1-2 only (the rulebook), 'full' the whole planet",
         "half",
         ("half", "full"),
     ),
-    Variant("buy_in_fertile", "allow bought pawns into fertile squares (normally growth only)", False),
+    Variant("buy-in-fertile", "allow bought pawns into fertile squares (normally growth only)", False),
 )
 
 
+LEGACY: dict[str, Any] = {}
+"""Values of options added after games were already saved without them: the rule those games
+were started under (see :func:`options_of`)."""
+
+
 def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Options with defaults filled in.  Raises ValueError for an unknown or bad option."""
+    """Options with defaults filled in, by their kebab-case names (an old snake_case name such
+    as ``zerb_cost`` is read as ``zerb-cost``).  Raises ValueError for an unknown or bad option."""
     known = {v.name: v for v in VARIANTS}
+    options = {str(k).replace("_", "-"): v for k, v in options.items()}
     for name in options:
         if name not in known:
             raise ValueError(f"unknown Symbioz option {name!r}; known: {', '.join(known)}")
@@ -67,15 +74,22 @@ def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def options_of(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a state or view, by kebab-case names; a game saved before an option
+    existed (or before the names changed) keeps the rule it was started under (:data:`LEGACY`)."""
+    given = {str(k).replace("_", "-"): v for k, v in data["options"].items()}
+    return normalise_options({**LEGACY, **given})
+
+
 def cost(options: Mapping[str, Any], pawn: str) -> int:
     """Points one ``pawn`` costs under ``options``."""
-    value: int = options[f"{pawn}_cost"]
+    value: int = options[f"{pawn}-cost"]
     return value
 
 
 def symbioz_to_win(players: int, options: Mapping[str, Any]) -> int:
     """Symbioz needed to win at once: 3 (4 with 3 players), one more in a first game."""
-    return (4 if players == 3 else 3) + (1 if options["first_game"] else 0)
+    return (4 if players == 3 else 3) + (1 if options["first-game"] else 0)
 
 
 def new_state(players: int, options: Mapping[str, Any], rng: Rng) -> State:
@@ -84,7 +98,7 @@ def new_state(players: int, options: Mapping[str, Any], rng: Rng) -> State:
     Raises ValueError for an unsupported player count or a bad option.
     """
     opts = normalise_options(options)
-    squares = squares_in_play(players, opts["two_player_board"])
+    squares = squares_in_play(players, opts["two-player-board"])
     zerbs = {sq: [0] * players for sq in squares}
     for seat in range(players):
         for sq in start_squares(players, seat):
@@ -142,9 +156,9 @@ def births(square: str, zerbs: int) -> int:
 
 def buyable_squares(data: Mapping[str, Any], seat: int) -> list[str]:
     """Squares where ``seat`` may place bought pawns (works on a state or a public view):
-    open squares holding one of its Zerbs, fertile ones only under ``buy_in_fertile``.
+    open squares holding one of its Zerbs, fertile ones only under ``buy-in-fertile``.
     Room for Zerbs is not checked here."""
-    fertile_ok = data["options"]["buy_in_fertile"]
+    fertile_ok = options_of(data)["buy-in-fertile"]
     return [
         sq
         for sq in data["squares"]

@@ -25,6 +25,7 @@ from pbem_games.symbioz.state import (
     buyable_squares,
     colour_name,
     cost,
+    options_of,
     play_order,
     symbioz_counts,
     symbioz_to_win,
@@ -41,13 +42,13 @@ def observe(state: State, seat: int | None) -> View:
     public = {
         "players": players,
         "colours": list(COLOURS[:players]),
-        "options": {name: state["options"][name] for name in sorted(state["options"])},
+        "options": dict(sorted(options_of(state).items())),
         "squares": squares,
         "turn": state["turn"],
         "turns": TURNS,
         "first": state["first"],
         "play_order": list(play_order(players, state["first"])),
-        "target": symbioz_to_win(players, state["options"]),
+        "target": symbioz_to_win(players, options_of(state)),
         "zerbs": {sq: list(state["zerbs"][sq]) for sq in squares},
         "crapits": {sq: list(state["crapits"][sq]) for sq in squares},
         "kroguls": {sq: list(state["kroguls"][sq]) for sq in squares},
@@ -110,11 +111,11 @@ def describe(view: View) -> tuple[str, str]:
 def _variant_notes(pub: dict[str, Any]) -> list[str]:
     """Plain words for the options that differ from the rulebook's game."""
     opts, notes = pub["options"], []
-    if opts["first_game"]:
+    if opts["first-game"]:
         notes.append("first game: one more Symbioz needed to win")
-    if pub["players"] == 2 and opts["two_player_board"] == "full":
+    if pub["players"] == 2 and opts["two-player-board"] == "full":
         notes.append("2 players on the whole planet")
-    if opts["buy_in_fertile"]:
+    if opts["buy-in-fertile"]:
         notes.append("bought pawns may go into fertile squares")
     return notes
 
@@ -143,8 +144,8 @@ def order_form(view: View) -> list[str]:
         buyable = buyable_squares(pub, seat)
         supply = ", ".join(f"{pub['supply'][p][seat]} {p.capitalize()}s" for p in PAWNS)
         lines.append(
-            f"# 1. Introduction: {opts['points']} points. Zerb {opts['zerb_cost']},"
-            f" Crapit {opts['crapit_cost']}, Krogul {opts['krogul_cost']}."
+            f"# 1. Introduction: {opts['points']} points. Zerb {opts['zerb-cost']},"
+            f" Crapit {opts['crapit-cost']}, Krogul {opts['krogul-cost']}."
         )
         lines.append(f"#    In supply: {supply}.")
         lines += _wrapped("#    Only into squares with your Zerbs: " + (" ".join(buyable) or "none") + ".")

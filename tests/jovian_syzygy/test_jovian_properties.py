@@ -32,7 +32,7 @@ def check_invariants(before: dict[str, Any], after: dict[str, Any], events: list
         assert after["sats"] == [
             (s + 1) % t.segments for s, t in zip(before["sats"], board.TRACKS, strict=True)
         ]
-    limit = after["options"]["max_extra_moves"]
+    limit = after["options"]["max-extra-moves"]
     for seat in range(n):
         name = f"Player {seat + 1}"
         spent = sum(1 for e in events if e.startswith(f"{name} spends 1 Psi"))
@@ -70,9 +70,9 @@ def test_random_games_keep_invariants_and_end(
     options = {
         "solo": solo,
         "ride": ride,
-        "max_rounds": cap or 60,
-        "max_extra_moves": extra,
-        "setup_check": check,
+        "max-rounds": cap or 60,
+        "max-extra-moves": extra,
+        "setup-check": check,
     }
     state = GAME.setup(players, options, Rng(b"p-setup%d" % seed))
     for step in range(200):

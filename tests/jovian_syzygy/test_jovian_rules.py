@@ -39,7 +39,7 @@ def test_setup_draws_vary_first_player_and_corners() -> None:
 
 
 def test_setup_centres_check() -> None:
-    state = GAME.setup(2, {"setup_check": "centres"}, Rng(b"c"))
+    state = GAME.setup(2, {"setup-check": "centres"}, Rng(b"c"))
     assert len(state["sats"]) == 4
 
 
@@ -49,7 +49,7 @@ def test_setup_refuses_bad_counts_and_options() -> None:
     with pytest.raises(ValueError):
         GAME.setup(1, {"solo": "forever"}, Rng(b"x"))
     with pytest.raises(ValueError):
-        GAME.setup(2, {"max_rounds": -1}, Rng(b"x"))
+        GAME.setup(2, {"max-rounds": -1}, Rng(b"x"))
 
 
 # --- moving ----------------------------------------------------------------------------------
@@ -314,7 +314,7 @@ def test_solo_scored_ends_on_reaching_twenty() -> None:
 
 def test_round_cap_ends_with_no_winner_by_default() -> None:
     """Ruling 12: only players above 15 Psi win, so the cap ends the game without a winner."""
-    state = make_state(["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, max_rounds=10)
+    state = make_state(["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, **{"max-rounds": 10})
     res = play_round(state, {})
     outcome = GAME.outcome(res.state)
     assert res.state["over"] and outcome is not None and outcome.winners == ()
@@ -325,7 +325,7 @@ def test_round_cap_ends_with_no_winner_by_default() -> None:
 
 def test_round_cap_option_highest_psi_wins() -> None:
     state = make_state(
-        ["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, max_rounds=10, **{"at-cap": "highest"}
+        ["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, **{"max-rounds": 10, "at-cap": "highest"}
     )
     new = play_round(state, {}).state
     outcome = GAME.outcome(new)
@@ -333,7 +333,7 @@ def test_round_cap_option_highest_psi_wins() -> None:
 
 
 def test_above_fifteen_at_the_cap_still_wins() -> None:
-    state = make_state(["NE", "SW"], psi=[16, 7], rounds_played=9, max_rounds=10)
+    state = make_state(["NE", "SW"], psi=[16, 7], rounds_played=9, **{"max-rounds": 10})
     outcome = GAME.outcome(play_round(state, {}).state)
     assert outcome is not None and outcome.winners == (0,)
 
@@ -359,13 +359,13 @@ def test_resolving_a_finished_game_is_refused() -> None:
 
 
 def test_max_extra_moves_option_limits_paid_moves() -> None:
-    state = make_state(["NE", "SW"], psi=[3, 3], max_extra_moves=1)
+    state = make_state(["NE", "SW"], psi=[3, 3], **{"max-extra-moves": 1})
     assert orders_for(state, 0, "move D-1 C-1")["steps"][-1] == ["move", "C-1"]
     with pytest.raises(OrderErrors) as info:
         orders_for(state, 0, "move D-1 C-1 B-1")
     assert "at most 1 extra" in info.value.errors[0].message
     with pytest.raises(ValueError):
-        GAME.setup(2, {"max_extra_moves": -2}, Rng(b"x"))
+        GAME.setup(2, {"max-extra-moves": -2}, Rng(b"x"))
 
 
 def test_a_step_made_impossible_by_an_earlier_player_takes_the_fallback() -> None:

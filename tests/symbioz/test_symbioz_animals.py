@@ -206,7 +206,7 @@ def test_three_players_need_four_and_first_game_one_more() -> None:
     three = position(3, zerbs={"C2": {YELLOW: 12}}, symbioz={"B5": YELLOW, "B6": YELLOW})
     assert GAME.outcome(play(three).state) is None
     first = position(
-        zerbs={"C2": {YELLOW: 12}}, symbioz={"B5": YELLOW, "B6": YELLOW}, options={"first_game": True}
+        zerbs={"C2": {YELLOW: 12}}, symbioz={"B5": YELLOW, "B6": YELLOW}, options={"first-game": True}
     )
     assert GAME.outcome(play(first).state) is None
 

@@ -36,18 +36,18 @@ def test_first_player_is_random_and_rotates_clockwise() -> None:
 
 
 def test_symbioz_needed() -> None:
-    assert symbioz_to_win(2, {"first_game": False}) == 3
-    assert symbioz_to_win(4, {"first_game": False}) == 3
-    assert symbioz_to_win(3, {"first_game": False}) == 4
-    assert symbioz_to_win(4, {"first_game": True}) == 4
-    assert symbioz_to_win(3, {"first_game": True}) == 5
+    assert symbioz_to_win(2, {"first-game": False}) == 3
+    assert symbioz_to_win(4, {"first-game": False}) == 3
+    assert symbioz_to_win(3, {"first-game": False}) == 4
+    assert symbioz_to_win(4, {"first-game": True}) == 4
+    assert symbioz_to_win(3, {"first-game": True}) == 5
 
 
 def test_bad_options() -> None:
     with pytest.raises(ValueError, match="unknown"):
         GAME.setup(4, {"zerbcost": 2}, Rng(b"s"))
     with pytest.raises(ValueError, match="one of"):
-        GAME.setup(4, {"zerb_cost": 0}, Rng(b"s"))
+        GAME.setup(4, {"zerb-cost": 0}, Rng(b"s"))
     with pytest.raises(ValueError, match="2 to 4"):
         GAME.setup(5, {}, Rng(b"s"))
 
@@ -79,7 +79,7 @@ def test_purchase_with_costs_and_points() -> None:
 
 
 def test_costs_are_options() -> None:
-    state = position(zerbs={"C2": {YELLOW: 4}}, options={"krogul_cost": 2, "points": 4})
+    state = position(zerbs={"C2": {YELLOW: 4}}, options={"krogul-cost": 2, "points": 4})
     orders_for(state, YELLOW, "buy 2 krogul C2")
     with pytest.raises(OrderErrors, match="cost 6 points; 4 of 4 left"):
         orders_for(state, YELLOW, "buy 3 krogul C2")
@@ -101,7 +101,7 @@ def test_purchases_only_into_squares_with_own_zerbs() -> None:
     assert "no Zerb in C5" in first.message and first.suggestion == "buy crapit C2"
     assert "no Zerb in C4" in second.message
     assert "fertile" in third.message
-    orders_for(position(zerbs={"A1": {YELLOW: 3}}, options={"buy_in_fertile": True}), YELLOW, "buy zerb A1")
+    orders_for(position(zerbs={"A1": {YELLOW: 3}}, options={"buy-in-fertile": True}), YELLOW, "buy zerb A1")
 
 
 def test_no_purchase_beyond_the_supply() -> None:
@@ -232,6 +232,6 @@ def test_resolve_does_not_change_its_input() -> None:
 
 
 def test_two_player_full_board_option() -> None:
-    state = GAME.setup(2, {"two_player_board": "full"}, Rng(b"s"))
+    state = GAME.setup(2, {"two-player-board": "full"}, Rng(b"s"))
     assert len(state["squares"]) == 24
     assert state["zerbs"]["C4"] == [0, 4] and state["zerbs"]["C7"] == [0, 0]

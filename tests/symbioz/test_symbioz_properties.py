@@ -36,13 +36,13 @@ def check_invariants(state: dict[str, Any]) -> None:
 
 options_strategy = st.fixed_dictionaries(
     {
-        "zerb_cost": st.integers(1, 3),
-        "crapit_cost": st.integers(1, 5),
-        "krogul_cost": st.integers(1, 6),
+        "zerb-cost": st.integers(1, 3),
+        "crapit-cost": st.integers(1, 5),
+        "krogul-cost": st.integers(1, 6),
         "points": st.integers(1, 20),
-        "first_game": st.booleans(),
-        "two_player_board": st.sampled_from(["half", "full"]),
-        "buy_in_fertile": st.booleans(),
+        "first-game": st.booleans(),
+        "two-player-board": st.sampled_from(["half", "full"]),
+        "buy-in-fertile": st.booleans(),
     }
 )
 
@@ -73,7 +73,7 @@ def play_checked(players: int, seed: int, bots: list[str], options: dict[str, An
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners
     assert GAME.to_act(state) == ()
-    target = (4 if players == 3 else 3) + options["first_game"]
+    target = (4 if players == 3 else 3) + options["first-game"]
     counts = symbioz_counts(state)
     assert max(counts) >= target or state["turn"] == TURNS
     assert all(counts[w] == max(counts) for w in outcome.winners)
@@ -100,13 +100,13 @@ def test_many_random_games(request: pytest.FixtureRequest) -> None:
     rng = Rng(b"many-games")
     for seed in range(2000):
         options = {
-            "zerb_cost": rng.randint(1, 3),
-            "crapit_cost": rng.randint(1, 5),
-            "krogul_cost": rng.randint(1, 6),
+            "zerb-cost": rng.randint(1, 3),
+            "crapit-cost": rng.randint(1, 5),
+            "krogul-cost": rng.randint(1, 6),
             "points": rng.randint(1, 20),
-            "first_game": rng.coin(),
-            "two_player_board": rng.choice(["half", "full"]),
-            "buy_in_fertile": rng.coin(),
+            "first-game": rng.coin(),
+            "two-player-board": rng.choice(["half", "full"]),
+            "buy-in-fertile": rng.coin(),
         }
         bots = [rng.choice(["random", "greedy"]) for _ in range(4)]
         play_checked(rng.randint(2, 4), seed, bots, options)

@@ -47,7 +47,7 @@ def test_text_table() -> None:
     assert "fertile" in rows["A1"] and "SYMBIOZ Red" in rows["C5"]
     assert "C3" not in [line.split()[0] for line in public.splitlines() if line.strip()]
     assert "Option:" not in public
-    first = position(zerbs={"C2": {YELLOW: 1}}, options={"first_game": True})
+    first = position(zerbs={"C2": {YELLOW: 1}}, options={"first-game": True})
     assert (
         "Option: first game: one more Symbioz needed to win." in GAME.describe(GAME.observe(first, None))[0]
     )
