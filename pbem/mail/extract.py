@@ -16,7 +16,6 @@ import html
 import re
 from dataclasses import dataclass
 from email.message import Message
-from html.parser import HTMLParser
 
 from pbem.mail import message as mailmsg
 from pbem.mail.message import MAX_PART_BYTES, BadMail, parse_mail
@@ -145,50 +144,85 @@ def find_blocks(text: str, source: str, limit: int = MAX_BLOCKS + 1) -> list[Can
     return out
 
 
-class _TextFromHtml(HTMLParser):
-    """HTML to plain text, keeping line breaks where the HTML had them."""
+MAX_QUOTE = 10
+"""Levels of ``<blockquote>`` turned into ``> `` quoting (deeper ones get no more marks)."""
+_BREAKS = frozenset({"br", "p", "div", "tr", "li", "pre", "blockquote", "h1", "h2", "h3", "table"})
+_HIDDEN = frozenset({"script", "style", "head"})
+_TAG = re.compile(r"\s*(/?)\s*([A-Za-z][A-Za-z0-9]{0,15})")
 
-    _BREAKS = frozenset({"br", "p", "div", "tr", "li", "pre", "blockquote", "h1", "h2", "h3", "table"})
+
+class _TextFromHtml:
+    """HTML to plain text, keeping line breaks where the HTML had them and ``> `` quoting
+    for ``<blockquote>``.
+
+    A scanner of its own rather than :class:`html.parser.HTMLParser`, whose handling of
+    unclosed tags is quadratic (150 KB of ``<a `` took minutes): here every position of the
+    text is looked at a bounded number of times.
+    """
 
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skip = 0
         self.quote = 0
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style", "head"):
-            self.skip += 1
-        if tag == "blockquote":
-            self.quote += 1
-        if tag in self._BREAKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style", "head"):
-            self.skip = max(0, self.skip - 1)
-        if tag == "blockquote":
-            self.quote = max(0, self.quote - 1)
-        if tag in self._BREAKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if self.skip:
+    def tag(self, inner: str) -> None:
+        match = _TAG.match(inner)
+        if match is None:
             return
+        closing, name = match.group(1) == "/", match.group(2).lower()
+        step = -1 if closing else 1
+        if name in _HIDDEN:
+            self.skip = max(0, self.skip + step)
+        if name == "blockquote":
+            self.quote = max(0, self.quote + step)
+        if name in _BREAKS:
+            self.parts.append("\n")
+
+    def data(self, text: str) -> None:
+        if self.skip or not text:
+            return
+        text = html.unescape(text)
         if self.quote:
-            data = data.replace("\n", "\n" + "> " * self.quote)
+            marks = "> " * min(self.quote, MAX_QUOTE)
+            text = text.replace("\n", "\n" + marks)
             if not self.parts or self.parts[-1].endswith("\n"):
-                data = "> " * self.quote + data
-        self.parts.append(data)
+                text = marks + text
+        self.parts.append(text)
+
+    def feed(self, markup: str) -> None:
+        i, n, gt = 0, len(markup), -1
+        while i < n:
+            lt = markup.find("<", i)
+            if lt < 0:
+                self.data(markup[i:])
+                return
+            self.data(markup[i:lt])
+            if markup.startswith("<!--", lt):
+                end = markup.find("-->", lt + 4)
+                if end < 0:
+                    return  # an unclosed comment hides the rest
+                i = end + 3
+                continue
+            if gt < lt:
+                gt = markup.find(">", lt)
+            if gt < 0:
+                self.data(markup[lt:])
+                return
+            following = markup.find("<", lt + 1)
+            if 0 <= following < gt:  # a '<' that opens no tag: text
+                self.data("<")
+                i = lt + 1
+                continue
+            self.tag(markup[lt + 1 : gt])
+            i = gt + 1
 
 
 def html_to_text(markup: str) -> str:
-    """Plain text of an HTML body: tags dropped, entities decoded, breaks kept, nbsp as space."""
+    """Plain text of an HTML body: tags dropped, entities decoded, breaks kept, nbsp as
+    space; time linear in the length of ``markup``."""
     parser = _TextFromHtml()
     parser.feed(markup)
-    parser.close()
-    text = "".join(parser.parts).replace("\xa0", " ")
-    return html.unescape(text)
+    return "".join(parser.parts).replace("\xa0", " ")
 
 
 def _part_text(part: Message, data: bytes) -> str:

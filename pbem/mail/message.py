@@ -169,6 +169,44 @@ def _fields(msg: Message) -> list[tuple[str, object]]:
     return safely(lambda: list(msg.raw_items()), empty)
 
 
+ESSENTIAL = (
+    b"from",
+    b"subject",
+    b"message-id",
+    b"auto-submitted",
+    b"precedence",
+    b"return-path",
+    b"list-id",
+    b"x-autoreply",
+    b"x-autorespond",
+)
+"""The fields needed to answer a mail (or to know it must not be answered)."""
+
+
+def essential_headers(raw: bytes) -> Message:
+    """A message made of only the :data:`ESSENTIAL` fields of ``raw``'s top header section
+    (the first of each, at most 2,000 bytes), so a mail refused for its size or structure
+    can still be answered.  Reads at most the first 1 MB; never raises."""
+    fields: dict[bytes, bytes] = {}
+    current: bytes | None = None
+    for line in raw[: 1024 * 1024].split(b"\n"):
+        line = line.rstrip(b"\r")
+        if not line:
+            break
+        if line[:1] in (b" ", b"\t"):
+            if current is not None and len(fields[current]) < 2000:
+                fields[current] += b" " + line.strip()
+            continue
+        name, colon, value = line.partition(b":")
+        key = name.strip().lower()
+        current = None
+        if colon and key in ESSENTIAL and key not in fields:
+            fields[key] = value.strip()
+            current = key
+    text = b"".join(k + b": " + v[:2000].replace(b"\0", b" ") + b"\r\n" for k, v in fields.items())
+    return safely(lambda: parse_mail(text + b"\r\n"), Message())
+
+
 def walk(msg: Message) -> list[Message]:
     """Every part of ``msg``, the message itself first, depth first, without recursion."""
     out: list[Message] = []

@@ -30,11 +30,10 @@ from pbem.mail.message import (
     MAX_MAIL_BYTES,
     BadMail,
     check_size,
-    header_section,
+    essential_headers,
     header_text,
     is_automatic,
     message_id,
-    parse_mail,
     printable,
     sender_address,
 )
@@ -206,7 +205,10 @@ class Judge:
                 "the order block(s) in your mail name no game this judge runs, or could not be "
                 "read (a sealed block must be sealed to this judge's key): " + "; ".join(why[:3])
             )
-            hint = "check the Game: line of your orders against your latest report and sign them again"
+            hint = (
+                "check the Game:, Turn: and Seq: lines against your latest report, sign the orders "
+                "again with 'pbem sign' and send the whole signed block"
+            )
         return Verdict(
             digest,
             tuple(placed),
@@ -227,12 +229,10 @@ class Judge:
         subject = ""
         automatic = False
         try:
-            head = parse_mail(header_section(raw)[: 2 * HEAD_BYTES] + b"\r\n\r\n")
+            head = essential_headers(raw)
             sender, msgid = sender_address(head), message_id(head)
             automatic = is_automatic(head, self.settings.address)
             subject = header_text(head, "subject")
-        except BadMail:
-            pass
         except Exception as exc:  # a backstop, as in read()
             error = error or f"{type(exc).__name__}: {exc}"
         return Verdict(
@@ -349,7 +349,7 @@ class Judge:
         if not self.settings.answer_unsigned:
             return line + "; not answered (answer_unsigned is off)", 0
         used = "was not read" if verdict.refused else "was not used"
-        body = f"pbem judge: your mail {verdict.subject!r} {used}.\n\nWhy: {reason}\n"
+        body = f"pbem judge: your mail {printable(verdict.subject, 60)!r} {used}.\n\nWhy: {reason}\n"
         if verdict.hint:
             body += f"\nWhat to do: {verdict.hint}\n"
         subject = printable(f"Re: {verdict.subject}" if verdict.subject else "Your mail to the pbem judge")
