@@ -708,3 +708,25 @@ def test_canonical_loads_raises_only_format_errors() -> None:
     assert canonical.loads(str(2**53 - 1)) == 2**53 - 1
     with pytest.raises(PbemError):
         canonical.loads(str(2**53))
+
+
+def test_inputs_say_what_is_wrong_with_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem import inputs
+    from pbem.errors import UsageError
+
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * 2000)
+    with pytest.raises(FormatError, match=r"is 2,000 bytes; pbem reads at most 1,000"):
+        inputs.read_bytes(big, "order file", limit=1000)
+    with pytest.raises(UsageError, match="there is no such file"):
+        inputs.read_bytes(tmp_path / "nothing", "report")
+    with pytest.raises(UsageError, match="a part of the path is not a folder"):
+        inputs.read_bytes(big / "below", "report")
+
+    def denied(*_: Any) -> int:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(inputs.os, "open", denied)  # as an unprivileged user meets a mode-000 file
+    with pytest.raises(UsageError, match=r"cannot read report .*big.txt: permission denied") as info:
+        inputs.read_bytes(big, "report")
+    assert info.value.hint == "check the path and name a file"
