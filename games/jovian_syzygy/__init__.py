@@ -49,9 +49,9 @@ INFO = GameInfo(
         ),
         Variant(
             "setup-check",
-            "no three satellites lined up at setup: 'slide' (not even by sliding) or "
-            "'centres' (not as drawn)",
-            "slide",
+            "no three satellites lined up at setup: 'centres' (not as drawn, the rulebook) or "
+            "'slide' (not even by sliding)",
+            "centres",
             ("slide", "centres"),
         ),
     ),

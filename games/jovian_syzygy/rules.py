@@ -82,13 +82,14 @@ def turn_order(state: State) -> list[int]:
 
 
 def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
-    """The starting position: satellites drawn until no three can line up, corners dealt at
+    """The starting position: satellites drawn until no three are in line (as drawn, or with
+    option ``setup-check=slide`` not even by sliding), corners dealt at
     random, a random first player, 3 Psi each.  Raises ValueError for a bad player count."""
     if not 1 <= players <= 4:
         raise ValueError(f"Jovian Syzygy is for 1 to 4 players, not {players}")
     while True:
         sats = [rng.randbelow(t.segments) for t in board.TRACKS]
-        if options.get("setup-check", "slide") == "centres":
+        if options.get("setup-check", "centres") == "centres":
             if not _centres_aligned(sats):
                 break
         elif not any_syzygy([Body(*k) for k in bodies_key(sats)]):

@@ -12,7 +12,7 @@ from pbem.game import OrderErrors
 from pbem.rng import Rng
 from pbem_games.jovian_syzygy import GAME, board
 from pbem_games.jovian_syzygy.lines import Body, any_syzygy
-from pbem_games.jovian_syzygy.rules import award_for, best_line_at, bodies_key, moved
+from pbem_games.jovian_syzygy.rules import _centres_aligned, award_for, best_line_at, bodies_key, moved
 
 # Satellites that, after moving, all sit in their first segment: a radial line from Callisto
 # through Ganymede, Europa and Io into Jupiter is possible (see test_jovian_lines for geometry).
@@ -28,7 +28,7 @@ def test_setup(players: int) -> None:
     assert state["psi"] == [3] * players
     assert len(set(state["where"])) == players and set(state["where"]) <= set(board.CORNERS)
     assert 0 <= state["first"] < players
-    assert not any_syzygy([Body(*k) for k in bodies_key(state["sats"])])
+    assert not _centres_aligned(state["sats"])
     assert state["storms"] == {} and state["last_gain"] == [None] * players
 
 
@@ -38,9 +38,20 @@ def test_setup_draws_vary_first_player_and_corners() -> None:
     assert firsts == {0, 1, 2, 3} and corners == set(board.CORNERS)
 
 
-def test_setup_centres_check() -> None:
-    state = GAME.setup(2, {"setup-check": "centres"}, Rng(b"c"))
-    assert len(state["sats"]) == 4
+def test_setup_check_defaults_to_the_literal_centres_reading() -> None:
+    """Ruling 11: the default keeps the first draw (no three centres in line on this board),
+    so positions the 'slide' check would redraw do occur."""
+    assert GAME.setup(2, {}, Rng(b"c"))["options"]["setup-check"] == "centres"
+    drawn = [GAME.setup(2, {}, Rng(b"c%d" % i))["sats"] for i in range(12)]
+    assert any(any_syzygy([Body(*k) for k in bodies_key(sats)]) for sats in drawn)
+    everything = [[a, b, c, d] for a in range(3) for b in range(6) for c in range(12) for d in range(28)]
+    assert not any(_centres_aligned(sats) for sats in everything)
+
+
+def test_setup_slide_check_option() -> None:
+    for i in range(4):
+        state = GAME.setup(2, {"setup-check": "slide"}, Rng(b"s%d" % i))
+        assert not any_syzygy([Body(*k) for k in bodies_key(state["sats"])])
 
 
 def test_setup_refuses_bad_counts_and_options() -> None:
