@@ -190,8 +190,8 @@ def judge(
         intake, result, sent = judge_.run_once()
         if verbose or intake.mails or sent:
             click.echo(f"mail: {intake.mails} read, {intake.blocks} order block(s), {sent} sent")
-        for line in intake.log:  # mails set aside into the quarantine
-            click.echo(f"mail set aside: {line}", err=True)
+        for line in intake.log:  # mails set aside into the quarantine, flags the server refused
+            click.echo(line, err=True)
         _print_pass(result, verbose)
 
     _loop(run, poll or moderator.config.poll, watch, None)

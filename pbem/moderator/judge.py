@@ -78,7 +78,8 @@ class MailboxLike(Protocol):
 
 @dataclass(frozen=True)
 class IntakeResult:
-    """What one intake did; ``log`` has one line per mail set aside (for the moderator)."""
+    """What one intake did; ``log`` has a line for the moderator per mail set aside, and
+    per mail the server would not flag handled."""
 
     mails: int
     blocks: int
@@ -279,7 +280,8 @@ class Judge:
                 key = f"{box.uidvalidity}:{uid}"
                 seen = uids.get(key)
                 if seen is not None:
-                    box.mark_done(uid, quarantined=isinstance(seen, dict) and bool(seen.get("quarantined")))
+                    aside = isinstance(seen, dict) and bool(seen.get("quarantined"))
+                    self._flag(box, uid, aside, log)
                     continue
                 size = sizes.get(uid, 0)
                 if size > MAX_MAIL_BYTES:
@@ -305,9 +307,18 @@ class Judge:
                 uids[key] = {"digest": verdict.digest, "blocks": placed, "quarantined": aside}
                 write_atomic(self.journal_path, json.dumps(journal, sort_keys=True))
                 step("mail journalled")
-                box.mark_done(uid, quarantined=aside)
+                self._flag(box, uid, aside, log)
                 step("mail flagged")
         return IntakeResult(mails, blocks, answered, quarantined, tuple(log))
+
+    @staticmethod
+    def _flag(box: MailboxLike, uid: int, aside: bool, log: list[str]) -> None:
+        """Flag a journalled mail handled; a server that refuses it for this one mail is
+        logged, not fatal (the journal already keeps the mail from being read again)."""
+        try:
+            box.mark_done(uid, quarantined=aside)
+        except MailError as exc:
+            log.append(f"mail {box.uidvalidity}:{uid}: handled, but not flagged on the server: {exc.message}")
 
     def _file(self, verdict: Verdict) -> int:
         """Drop the mail's placed blocks into their games' ``inbox/_mail/``; how many."""
@@ -340,7 +351,8 @@ class Judge:
             note["kept"] = f"the first {len(kept):,} bytes of the header; the whole mail stays on the server"
         where = self.quarantine.keep(verdict.digest, name, kept, note)
         who = verdict.sender or "an unknown sender"
-        line = f"mail {validity}:{uid} from {who} ({verdict.subject!r}): {reason}; kept in {where.parent}"
+        line = f"mail set aside: {validity}:{uid} from {who} ({verdict.subject!r}): {reason}"
+        line += f"; kept in {where.parent}"
         outbox = self.moderator.outbox
         if verdict.sender is None or outbox is None:
             return line + "; not answered (no usable From address)", 0

@@ -186,3 +186,25 @@ def test_a_damaged_mail_journal_does_not_stop_intake(
         judge.journal_path.write_bytes(damage)
         box.add(mail(b""))
         assert judge.intake().quarantined == 1
+
+
+def test_a_mail_the_server_will_not_flag_does_not_stop_the_others(
+    world: tuple[Path, dict[str, Identity], bytes], tmp_path: Path
+) -> None:
+    from pbem.mail.smtp import MailError
+
+    class Stubborn(FakeBox):
+        def mark_done(self, uid: int, quarantined: bool = False) -> None:
+            if uid == 1:
+                raise MailError("NO [CANNOT] flags not permitted")
+            super().mark_done(uid, quarantined)
+
+    _, _, judge = _fresh(world, tmp_path)
+    box = Stubborn()
+    judge = Judge(judge.moderator, judge.settings, mailbox=box)
+    box.add(mail(b""))
+    box.add(world[2])
+    result = judge.intake()
+    assert result.mails == 2 and result.blocks == 1 and box.done == {2: False}
+    assert any("not flagged on the server" in line for line in result.log)
+    assert judge.intake().mails == 0, "journalled: not read again, only flagged again"
