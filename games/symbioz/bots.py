@@ -1,9 +1,10 @@
 """The Symbioz bots: they read their own view and write an order file, as a player would.
 
 ``random`` writes random legal orders (random purchases, placements and meal choices);
-``greedy`` plays sensibly: it completes a Symbioz by purchase when its points allow, sends
-Crapits after rivals' big groups, breeds towards the fertile squares, and feeds its
-animals on the leader's colour first.
+``greedy`` plays sensibly: it completes a Symbioz by purchase when its points and the
+purchase limit allow, defends (Crapits after rivals' big groups and after rival Zerbs that
+block its own, newborns into a rival's lone group near 12), builds its biggest lone group,
+spreads the other newborns, and feeds its animals on the leader's colour first.
 """
 
 from __future__ import annotations
@@ -13,7 +14,15 @@ from typing import Any
 from pbem.game import Game, View
 from pbem.rng import Rng
 from pbem_games.symbioz.board import BY_NAME, adjacency
-from pbem_games.symbioz.state import COLOURS, PAWNS, SATURATION, buyable_squares, cost, symbioz_counts
+from pbem_games.symbioz.state import (
+    COLOURS,
+    PAWNS,
+    SATURATION,
+    buy_limit,
+    buyable_squares,
+    cost,
+    symbioz_counts,
+)
 
 
 class _Ctx:
@@ -29,6 +38,7 @@ class _Ctx:
         self.points: int = self.pub["options"]["points"]
         self.supply = {p: self.pub["supply"][p][self.seat] for p in PAWNS}
         self.zerbs: dict[str, list[int]] = self.pub["zerbs"]
+        self.zerbs_bought: dict[str, int] = {}
 
     def mine(self, sq: str) -> int:
         return self.zerbs[sq][self.seat]
@@ -40,6 +50,15 @@ class _Ctx:
 
     def room(self, sq: str) -> int:
         return SATURATION - sum(self.zerbs[sq])
+
+    def limit(self, sq: str) -> int:
+        """Zerbs that may still be bought into ``sq`` this turn (purchase limit and room)."""
+        most = buy_limit(self.pub["options"], sq, self.mine(sq))
+        left = max(self.room(sq), 0) if most is None else min(most, max(self.room(sq), 0))
+        return max(left - self.zerbs_bought.get(sq, 0), 0)
+
+    def bought_zerbs(self, sq: str, n: int) -> None:
+        self.zerbs_bought[sq] = self.zerbs_bought.get(sq, 0) + n
 
     def open_near(self, sq: str) -> list[str]:
         return [t for t in (sq, *self.adj[sq]) if t not in self.pub["symbioz"]]
@@ -71,8 +90,15 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
         most = min(points // price, ctx.supply[pawn])
         if most < 1:
             break
-        n = rng.randint(1, most)
         sq = rng.choice(squares)
+        limit = buy_limit(ctx.pub["options"], sq, ctx.mine(sq))
+        if pawn == "zerb" and limit is not None:
+            most = min(most, limit - ctx.zerbs_bought.get(sq, 0))
+            if most < 1:
+                continue
+        n = rng.randint(1, most)
+        if pawn == "zerb":
+            ctx.bought_zerbs(sq, n)
         lines.append(f"buy {n} {pawn} {sq}")
         points -= n * price
         ctx.supply[pawn] -= n
@@ -94,54 +120,77 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
 
 
 def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
-    """Sensible orders: complete Symbioz by purchase, attack rivals' big groups, grow."""
+    """Sensible orders that play the whole game, not only the race: complete Symbioz by
+    purchase when the purchase limit allows, defend (grow into and send Crapits after a
+    rival's lone group before it reaches 12; eat a rival Zerb that blocks one of ours),
+    build the biggest lone group, spread the other newborns into open squares.  Ties are
+    broken at random, so that games between greedy bots differ."""
     ctx = _Ctx(view)
     opts = ctx.pub["options"]
     lines: list[str] = []
     points = ctx.points
-    squares = ctx.buyable()
+    squares = rng.sample(ctx.buyable(), len(ctx.buyable()))
     zc, cc = cost(opts, "zerb"), cost(opts, "crapit")
     # 1. Symbioz within reach: squares holding only our Zerbs, cheapest first.
-    reach = sorted((SATURATION - ctx.mine(sq), sq) for sq in squares if sum(ctx.zerbs[sq]) == ctx.mine(sq))
+    reach = sorted(
+        ((SATURATION - ctx.mine(sq), sq) for sq in squares if sum(ctx.zerbs[sq]) == ctx.mine(sq)),
+        key=lambda x: x[0],
+    )
     filled: set[str] = set()
     for need, sq in reach:
-        if need * zc <= points and need <= ctx.supply["zerb"]:
+        if need * zc <= points and need <= ctx.supply["zerb"] and need <= ctx.limit(sq):
             lines.append(f"buy {need} zerb {sq} else none")
             filled.add(sq)
+            ctx.bought_zerbs(sq, need)
             points -= need * zc
             ctx.supply["zerb"] -= need
-    # 2. A Crapit where a rival's group is big and shares a square with us.
+    # 2. Crapits: after a rival's big group in a square we share, and after a rival Zerb
+    # that blocks a big group of ours (a mixed square never makes a Symbioz).
     bought: set[str] = set()
-    threats = sorted(((max(ctx.zerbs[sq][o] for o in ctx.others()), sq) for sq in squares), reverse=True)
-    for rival, sq in threats:
-        if rival >= 6 and cc <= points and ctx.supply["crapit"]:
+    prey: dict[str, int] = {}
+    for sq in squares:
+        rival = max(ctx.others(), key=lambda o: ctx.zerbs[sq][o])
+        big_rival = ctx.zerbs[sq][rival] >= 5
+        blocker = ctx.mine(sq) >= 7 and 0 < ctx.zerbs[sq][rival] <= 2
+        if (big_rival or blocker) and cc <= points and ctx.supply["crapit"]:
             lines.append(f"buy crapit {sq}")
             points -= cc
             ctx.supply["crapit"] -= 1
             bought.add(sq)
-    # 3. The rest as Zerbs where they bring a group up to a multiple of 4.
-    for sq in sorted(squares, key=lambda s: -ctx.mine(s)):
-        gap = -ctx.mine(sq) % 4 or 4
-        n = min(gap, points // zc, ctx.supply["zerb"], max(ctx.room(sq), 0))
+            prey[sq] = rival
+
+    # 3. The rest as Zerbs into our biggest groups, lone ones first.
+    def rank(sq: str) -> tuple[bool, int]:
+        return (sum(ctx.zerbs[sq]) != ctx.mine(sq), -ctx.mine(sq))
+
+    for sq in sorted(squares, key=rank):
+        n = min(points // zc, ctx.supply["zerb"], ctx.limit(sq))
         if n > 0 and sq not in filled:
             lines.append(f"buy {n} zerb {sq}")
+            ctx.bought_zerbs(sq, n)
             points -= n * zc
             ctx.supply["zerb"] -= n
-    # Growth: first block a rival's lone big group (a square of one colour can make a
-    # Symbioz, a mixed one cannot), then the fertile neighbours, then the parent square.
-    for sq in ctx.squares:
-        if ctx.mine(sq):
-            near = [t for t in ctx.open_near(sq) if t != sq]
-            block = [t for t in near if ctx.room(t) > 0 and _lone_rival(ctx, t) >= 6]
-            fertile = [t for t in near if BY_NAME[t].fertile and t not in block]
-            if block or fertile:
-                lines.append(f"grow {sq} prefer {' '.join(block + fertile)} {sq}")
-    # Animals eat the leader's colour first.
+    # Growth: block a rival's lone group of 7 or more first, then keep the newborns of our
+    # biggest lone group at home; other groups spread to fertile, then empty squares.
+    mine = [sq for sq in ctx.squares if ctx.mine(sq)]
+    home = min(mine, key=rank, default=None)
+    for sq in rng.sample(mine, len(mine)):
+        near = [t for t in ctx.open_near(sq) if t != sq and ctx.room(t) > 0]
+        block = sorted((t for t in near if _lone_rival(ctx, t) >= 7), key=lambda t: -_lone_rival(ctx, t))
+        if sq == home and not block:
+            continue
+        fertile = [t for t in near if BY_NAME[t].fertile and t not in block]
+        empty = [t for t in near if not sum(ctx.zerbs[t]) and t not in fertile]
+        spread = [] if sq == home else fertile + empty
+        if block or spread:
+            lines.append(f"grow {sq} prefer {' '.join(block[:1] + spread)} {sq}")
+    # Animals eat the colour they were bought for, then the leader's colour first.
     counts = symbioz_counts(ctx.pub)
     rivals = sorted(ctx.others(), key=lambda s: -counts[s])
-    words = " ".join(COLOURS[s] for s in rivals)
     for sq in ctx.animal_squares("crapit", bought):
-        lines.append(f"crapit {sq} eat {words}")
+        order = ([prey[sq]] if sq in prey else []) + [r for r in rivals if r != prey.get(sq)]
+        lines.append(f"crapit {sq} eat {' '.join(COLOURS[s] for s in order)}")
+    words = " ".join(COLOURS[s] for s in rivals)
     for sq in ctx.animal_squares("krogul", set()):
         lines.append(f"krogul {sq} eat {words}")
     return lines

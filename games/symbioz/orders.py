@@ -41,6 +41,7 @@ from pbem_games.symbioz.state import (
     COLOURS,
     PAWNS,
     SATURATION,
+    buy_limit,
     buyable_squares,
     colour_name,
     cost,
@@ -98,6 +99,7 @@ class _Checker:
         self.spent = 0
         self.bought = {p: 0 for p in PAWNS}
         self.zerbs_into: dict[str, int] = {}
+        self.zerbs_bought: dict[str, int] = {}
         self.animals_bought: dict[str, set[str]] = {"krogul": set(), "crapit": set()}
         self.out: dict[str, list[dict[str, Any]]] = {"buy": [], "grow": [], "krogul": [], "crapit": []}
 
@@ -225,6 +227,7 @@ class _Checker:
                     f"{sq} has room for {max(room, 0)} more Zerb(s)",
                     f"buy {room} zerb {sq}" if room > 0 else None,
                 )
+            self.check_buy_limit(line, sq, count, not others and (tail is None or fallback == "none"))
             self.zerbs_into[sq] = self.zerbs_into.get(sq, 0) + min(count, max(room, 0))
         else:
             self.animals_bought[pawn].add(sq)
@@ -242,6 +245,27 @@ class _Checker:
                 "fallback": fallback,
             }
         )
+
+    def check_buy_limit(self, line: OrderLine, sq: str, count: int, no_else: bool) -> None:
+        """Refuse Zerbs beyond the purchase limit of ``sq`` on a line with no fallback square
+        and no explicit ``else any`` (``no_else``; otherwise the rest go to the fallbacks at
+        resolution); count those that fit."""
+        mine = self.my_zerbs(sq)
+        limit = buy_limit(self.pub["options"], sq, mine)
+        if limit is None:
+            return
+        left = max(limit - self.zerbs_bought.get(sq, 0), 0)
+        if count > left and no_else:
+            rule = "1 per 3 of your Zerbs there" if fertile(sq) else "1 per 4 of your Zerbs there"
+            if self.pub["options"]["purchase-limit"] == "double":
+                rule = "as many as you have there"
+            raise IllegalOrderError(
+                line,
+                f"at most {left} more Zerb(s) may be bought into {sq} this turn ({rule}: "
+                f"{mine}); add 'else any' to place the rest elsewhere",
+                f"buy {left} zerb {sq}" if left else None,
+            )
+        self.zerbs_bought[sq] = self.zerbs_bought.get(sq, 0) + min(count, left)
 
     def check_buy_square(self, line: OrderLine, sq: str) -> None:
         if self.my_zerbs(sq) == 0:

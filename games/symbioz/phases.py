@@ -32,6 +32,7 @@ from pbem_games.symbioz.state import (
     TURNS,
     State,
     births,
+    buy_limit,
     colour_name,
     cost,
     fertile,
@@ -153,7 +154,9 @@ class Turn:
         """Place the pawns ``seat`` bought, only into squares holding its Zerbs, never into
         closed squares, Zerbs never into saturated ones, fertile squares only when the
         ``buy-in-fertile`` option allows."""
-        mine = {sq for sq in self.squares if self.zerbs[sq][seat] > 0}
+        start = {sq: self.zerbs[sq][seat] for sq in self.squares}
+        mine = {sq for sq in self.squares if start[sq] > 0}
+        zerbs_in: dict[str, int] = {}
         budget: int = self.options["points"]
         who = colour_name(seat)
         for buy in buys:
@@ -172,6 +175,9 @@ class Turn:
                     return "fertile squares are reached by growth only"
                 if pawn == "zerb" and self.room(sq) == 0:
                     return "saturated (12 Zerbs)"
+                limit = buy_limit(self.options, sq, start[sq])
+                if pawn == "zerb" and limit is not None and zerbs_in.get(sq, 0) >= limit:
+                    return _limit_reason(sq, start[sq], limit, who)
                 return None
 
             def auto(why_not: Callable[[str], str | None] = why_not) -> str | None:
@@ -186,6 +192,8 @@ class Turn:
                 if sq is None:
                     continue
                 table[sq][seat] += 1
+                if pawn == "zerb":
+                    zerbs_in[sq] = zerbs_in.get(sq, 0) + 1
                 self.supply[pawn][seat] -= 1
                 budget -= price
                 bought += 1
@@ -356,6 +364,11 @@ class Turn:
             supply=self.supply,
         )
         return out
+
+
+def _limit_reason(sq: str, mine: int, limit: int, who: str) -> str:
+    """Why a bought Zerb may not enter ``sq``: the purchase limit, in words."""
+    return f"at most {limit} Zerb(s) bought into {sq} a turn ({mine} {who} Zerbs there)"
 
 
 def _ranking(state: State) -> tuple[list[int], list[int]]:

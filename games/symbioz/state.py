@@ -47,10 +47,18 @@ VARIANTS = (
         ("half", "full"),
     ),
     Variant("buy-in-fertile", "allow bought pawns into fertile squares (normally growth only)", False),
+    Variant(
+        "purchase-limit",
+        "Zerbs one player may buy into a square in one turn: 'breed' (what the square would "
+        "breed: 1 per 4 of your Zerbs there, per 3 if fertile), 'double' (as many as you "
+        "have there) or 'none' (only room and points limit it)",
+        "breed",
+        ("breed", "double", "none"),
+    ),
 )
 
 
-LEGACY: dict[str, Any] = {}
+LEGACY: dict[str, Any] = {"purchase-limit": "none"}
 """Values of options added after games were already saved without them: the rule those games
 were started under (see :func:`options_of`)."""
 
@@ -85,6 +93,17 @@ def cost(options: Mapping[str, Any], pawn: str) -> int:
     """Points one ``pawn`` costs under ``options``."""
     value: int = options[f"{pawn}-cost"]
     return value
+
+
+def buy_limit(options: Mapping[str, Any], square: str, mine: int) -> int | None:
+    """Most Zerbs a player holding ``mine`` Zerbs in ``square`` (at the start of its
+    introduction) may buy into it this turn under option ``purchase-limit``; None: no limit."""
+    rule = options["purchase-limit"]
+    if rule == "none":
+        return None
+    if rule == "double":
+        return mine
+    return births(square, mine)
 
 
 def symbioz_to_win(players: int, options: Mapping[str, Any]) -> int:

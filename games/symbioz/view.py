@@ -22,6 +22,7 @@ from pbem_games.symbioz.state import (
     TURNS,
     State,
     births,
+    buy_limit,
     buyable_squares,
     colour_name,
     cost,
@@ -117,6 +118,10 @@ def _variant_notes(pub: dict[str, Any]) -> list[str]:
         notes.append("2 players on the whole planet")
     if opts["buy-in-fertile"]:
         notes.append("bought pawns may go into fertile squares")
+    if opts["purchase-limit"] == "double":
+        notes.append("Zerbs bought into a square a turn: up to as many as you have there")
+    elif opts["purchase-limit"] == "none":
+        notes.append("no limit on Zerbs bought into a square (only its room)")
     return notes
 
 
@@ -149,6 +154,13 @@ def order_form(view: View) -> list[str]:
         )
         lines.append(f"#    In supply: {supply}.")
         lines += _wrapped("#    Only into squares with your Zerbs: " + (" ".join(buyable) or "none") + ".")
+        limits = [(sq, buy_limit(opts, sq, pub["zerbs"][sq][seat])) for sq in buyable]
+        if any(n is not None for _, n in limits):
+            lines += _wrapped(
+                "#    Zerbs you may buy into each this turn: "
+                + ", ".join(f"{sq} {n}" for sq, n in limits)
+                + "."
+            )
         if buyable:
             lines.append(f"# buy 2 zerbs {buyable[0]} else any")
     lines.append("# 2. Multiplication: 1 newborn per 4 Zerbs (3 on a fertile square).")

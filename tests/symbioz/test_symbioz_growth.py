@@ -67,7 +67,7 @@ def test_turn_one_skips_introduction() -> None:
 
 
 def test_purchase_with_costs_and_points() -> None:
-    state = position(zerbs={"C2": {YELLOW: 4}, "C3": {YELLOW: 1}})
+    state = position(zerbs={"C2": {YELLOW: 4}, "C3": {YELLOW: 1}}, options={"purchase-limit": "none"})
     after = play(state, {YELLOW: ["buy 2 zerbs C2", "buy crapit C3", "buy krogul C3"]}).state
     assert after["supply"]["zerb"][YELLOW] == 60 - 5 - 2 - 1  # C2 (6) breeds once
     # The Krogul's only food is its owner's own Crapit: it eats it and clones.
@@ -86,7 +86,7 @@ def test_costs_are_options() -> None:
 
 
 def test_unspent_points_are_lost() -> None:
-    state = position(zerbs={"C2": {YELLOW: 1}})
+    state = position(zerbs={"C2": {YELLOW: 1}}, options={"purchase-limit": "none"})
     after = play(state, {YELLOW: ["buy 1 zerb C2"]}).state
     orders_for(after, YELLOW, "buy 10 zerbs C2")  # a fresh 10 points, no carry-over
     with pytest.raises(OrderErrors):
@@ -113,7 +113,7 @@ def test_no_purchase_beyond_the_supply() -> None:
 def test_saturated_square_falls_back_in_play_order() -> None:
     # Red buys first and fills C3; Yellow's purchase for C3 falls back to its else square.
     zerbs = {"C3": {YELLOW: 5, RED: 5}, "C2": {YELLOW: 2}, "C4": {RED: 1}}
-    state = position(zerbs=zerbs, first=RED)
+    state = position(zerbs=zerbs, first=RED, options={"purchase-limit": "none"})
     result = play(state, {RED: ["buy 2 zerb C3"], YELLOW: ["buy 2 zerb C3 else C2"]})
     assert "Yellow buys 2 Zerbs for C3: C2 x2 (C3 refused: saturated (12 Zerbs))" in texts(result)
     # 'else none' gives the pawns up: nothing bought, the points are lost.
@@ -121,12 +121,15 @@ def test_saturated_square_falls_back_in_play_order() -> None:
     assert result.state["supply"]["zerb"][YELLOW] == state["supply"]["zerb"][YELLOW] - 1  # one C3 newborn
     assert "2 lost" in texts(result)
     # Yellow first: Yellow's purchase fits, Red's is the one that falls back.
-    result = play(position(zerbs=zerbs, first=YELLOW), {RED: ["buy 2 zerb C3"], YELLOW: ["buy 2 zerb C3"]})
+    result = play(
+        position(zerbs=zerbs, first=YELLOW, options={"purchase-limit": "none"}),
+        {RED: ["buy 2 zerb C3"], YELLOW: ["buy 2 zerb C3"]},
+    )
     assert result.state["zerbs"]["C4"][RED] >= 3
 
 
 def test_bought_zerbs_with_no_room_at_all_are_refused_when_writing() -> None:
-    state = position(zerbs={"C3": {YELLOW: 5, RED: 6}})
+    state = position(zerbs={"C3": {YELLOW: 5, RED: 6}}, options={"purchase-limit": "none"})
     with pytest.raises(OrderErrors) as err:
         orders_for(state, YELLOW, "buy 3 zerb C3 else none")
     assert err.value.errors[0].suggestion == "buy 1 zerb C3"

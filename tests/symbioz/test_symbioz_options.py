@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from symbioz_helpers import YELLOW, play, position
+from symbioz_helpers import YELLOW, lines, orders_for, play, position, texts
 
 from pbem.engine import parse_options
+from pbem.game import OrderErrors
 from pbem.rng import Rng
 from pbem_games.symbioz import GAME
 from pbem_games.symbioz.state import options_of
@@ -21,8 +22,69 @@ def test_old_snake_case_names_are_read() -> None:
 def test_a_game_saved_with_old_option_names_plays_on() -> None:
     state = position(zerbs={"C2": {YELLOW: 4}})
     state["options"] = {k.replace("-", "_"): v for k, v in state["options"].items()}
+    del state["options"]["purchase_limit"]  # saved before the option existed: no limit
     state["options"]["points"] = 4
     assert options_of(state)["points"] == 4 and "zerb-cost" in options_of(state)
     res = play(state, {YELLOW: ["buy 4 zerbs C2"]})
     assert res.state["zerbs"]["C2"][YELLOW] == 10  # 4 + 4 bought + 2 newborns
     assert "zerb-cost" in res.state["options"] and "zerb_cost" not in res.state["options"]
+
+
+# -- purchase-limit (ruling 18) ----------------------------------------------------------
+
+
+def test_default_limit_is_what_the_square_would_breed() -> None:
+    state = position(zerbs={"C2": {YELLOW: 4}, "C3": {YELLOW: 8}})
+    with pytest.raises(OrderErrors) as err:
+        orders_for(state, YELLOW, "buy 2 zerbs C2")
+    assert "at most 1 more Zerb(s) may be bought into C2" in err.value.errors[0].message
+    assert err.value.errors[0].suggestion == "buy 1 zerb C2"
+    orders_for(state, YELLOW, "buy 2 zerbs C3")  # 8 Zerbs breed 2
+    with pytest.raises(OrderErrors):
+        orders_for(state, YELLOW, "buy 2 zerbs C3", "buy 1 zerb C3 else none")
+
+
+def test_zerbs_beyond_the_limit_follow_else() -> None:
+    state = position(zerbs={"C2": {YELLOW: 4}, "C3": {YELLOW: 4}})
+    res = play(state, {YELLOW: ["buy 3 zerbs C2 else C3 none"]})
+    assert "C2, C3, 1 lost" in texts(res) and "at most 1 Zerb(s) bought into C2 a turn" in texts(res)
+    # 4 + 1 bought + 1 newborn in each; the third Zerb is not bought (both limits reached)
+    assert res.state["zerbs"]["C2"][YELLOW] == 6 and res.state["zerbs"]["C3"][YELLOW] == 6
+
+
+def test_fertile_squares_allow_one_per_three() -> None:
+    state = position(zerbs={"A1": {YELLOW: 6}}, options={"buy-in-fertile": True})
+    orders_for(state, YELLOW, "buy 2 zerbs A1")
+    with pytest.raises(OrderErrors):
+        orders_for(state, YELLOW, "buy 3 zerbs A1")
+
+
+def test_limit_options_double_and_none() -> None:
+    zerbs = {"C2": {YELLOW: 4}}
+    orders_for(position(zerbs=zerbs, options={"purchase-limit": "double"}), YELLOW, "buy 4 zerbs C2")
+    with pytest.raises(OrderErrors):
+        orders_for(position(zerbs=zerbs, options={"purchase-limit": "double"}), YELLOW, "buy 5 zerbs C2")
+    res = play(position(zerbs=zerbs, options={"purchase-limit": "none"}), {YELLOW: ["buy 8 zerbs C2"]})
+    assert res.state["symbioz"] == {"C2": YELLOW}  # 12 by purchase in one turn
+
+
+def test_limit_leaves_animals_alone() -> None:
+    state = position(zerbs={"C2": {YELLOW: 1}})
+    orders_for(state, YELLOW, "buy 3 crapits C2")
+
+
+def test_the_limit_restores_the_game() -> None:
+    """Without a limit greedy bots make a Symbioz by purchase in turn 2; with it, not before 4."""
+    for limit, earliest in (("none", 2), ("breed", 4)):
+        state = GAME.setup(4, {"purchase-limit": limit}, Rng(b"race"))
+        first = None
+        while not state["over"] and first is None:
+            orders = {}
+            for seat in GAME.to_act(state):
+                view = GAME.observe(state, seat)
+                written = GAME.bots["greedy"](GAME, view, Rng(b"race/%d/%d" % (state["turn"], seat)))
+                orders[seat] = GAME.validate(view, lines(*written))
+            turn = state["turn"]
+            state = GAME.resolve(state, orders, Rng(b"t")).state
+            first = turn if state["symbioz"] else None
+        assert first == earliest

@@ -31,7 +31,7 @@ def test_forgiving_spelling(state: dict) -> None:
     out = orders_for(
         state,
         YELLOW,
-        "BUY 2 Zerbs c2",
+        "BUY 1 Zerbs c2 else any",
         "buy c3 crapit",
         "Grow C2->B1, C2",
         "g c3 to b2 else c3 none",
@@ -41,7 +41,7 @@ def test_forgiving_spelling(state: dict) -> None:
     assert out["buy"][0] | {} == {
         "line": 1,
         "pawn": "zerb",
-        "count": 2,
+        "count": 1,
         "square": "C2",
         "targets": ["C2"],
         "mode": "prefer",
