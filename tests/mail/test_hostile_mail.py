@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,14 @@ from pbem.moderator.judge import MAIL_QUARANTINE, Judge
 
 from .fakebox import FakeBox, good_mail, make_judge, make_keys, make_root, snapshot
 from .hostile import TRIGGERS, mail, nested_multipart, unsigned_block
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_fsync() -> Iterator[None]:
+    """Durability is not what these tests check (see tests/moderator/test_durable.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("os.fsync", lambda fd: None)
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -95,6 +96,14 @@ BODY_PIECES = [
     unsigned_block(),
     unsigned_block(seq="9" * 5000),
 ]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_fsync() -> Iterator[None]:
+    """Durability is not what these tests check (see tests/moderator/test_durable.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("os.fsync", lambda fd: None)
+        yield
 
 
 class World(tuple):  # type: ignore[type-arg]
