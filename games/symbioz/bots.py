@@ -43,10 +43,10 @@ class _Ctx:
     def mine(self, sq: str) -> int:
         return self.zerbs[sq][self.seat]
 
-    def buyable(self) -> list[str]:
+    def buyable(self, pawn: str = "zerb") -> list[str]:
         if self.pub["turn"] == 1:
             return []
-        return buyable_squares(self.pub, self.seat)
+        return buyable_squares(self.pub, self.seat, pawn)
 
     def room(self, sq: str) -> int:
         return SATURATION - sum(self.zerbs[sq])
@@ -83,14 +83,17 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
     lines: list[str] = []
     bought: dict[str, set[str]] = {"crapit": set(), "krogul": set()}
     points = ctx.points
-    squares = ctx.buyable()
+    squares = ctx.buyable("crapit")  # every square something may be bought into
     while squares and rng.randbelow(3):
         pawn = rng.choice(PAWNS)
         price = cost(ctx.pub["options"], pawn)
         most = min(points // price, ctx.supply[pawn])
         if most < 1:
             break
-        sq = rng.choice(squares)
+        into = ctx.buyable(pawn)
+        if not into:
+            continue
+        sq = rng.choice(into)
         limit = buy_limit(ctx.pub["options"], sq, ctx.mine(sq))
         if pawn == "zerb" and limit is not None:
             most = min(most, limit - ctx.zerbs_bought.get(sq, 0))
@@ -148,7 +151,7 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
     # that blocks a big group of ours (a mixed square never makes a Symbioz).
     bought: set[str] = set()
     prey: dict[str, int] = {}
-    for sq in squares:
+    for sq in rng.sample(ctx.buyable("crapit"), len(ctx.buyable("crapit"))):
         rival = max(ctx.others(), key=lambda o: ctx.zerbs[sq][o])
         big_rival = ctx.zerbs[sq][rival] >= 5
         blocker = ctx.mine(sq) >= 7 and 0 < ctx.zerbs[sq][rival] <= 2

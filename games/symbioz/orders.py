@@ -46,6 +46,7 @@ from pbem_games.symbioz.state import (
     colour_name,
     cost,
     fertile,
+    may_buy_into,
 )
 
 VERBS = {
@@ -198,10 +199,10 @@ class _Checker:
         if count < 1:
             raise InvalidOrderError(line, "buy at least one pawn")
         sq = self.open_square(line, where)
-        self.check_buy_square(line, sq)
+        self.check_buy_square(line, sq, pawn)
         others, fallback = self.fallbacks(line, tail or [])
         for other in others:
-            self.check_buy_square(line, other)
+            self.check_buy_square(line, other, pawn)
         price = cost(self.pub["options"], pawn)
         points: int = self.pub["options"]["points"]
         if self.spent + price * count > points:
@@ -267,19 +268,17 @@ class _Checker:
             )
         self.zerbs_bought[sq] = self.zerbs_bought.get(sq, 0) + min(count, left)
 
-    def check_buy_square(self, line: OrderLine, sq: str) -> None:
+    def check_buy_square(self, line: OrderLine, sq: str, pawn: str) -> None:
         if self.my_zerbs(sq) == 0:
-            mine = buyable_squares(self.pub, self.seat)
+            mine = buyable_squares(self.pub, self.seat, pawn)
             raise IllegalOrderError(
                 line,
                 f"you have no Zerb in {sq}: pawns are bought only into squares with your Zerbs",
                 self._swap(line, sq, self.nearest(sq, mine)),
             )
-        if fertile(sq) and not self.pub["options"]["buy-in-fertile"]:
-            raise IllegalOrderError(
-                line,
-                f"{sq} is fertile: only multiplication brings Zerbs there, and no pawn is bought into it",
-            )
+        if not may_buy_into(self.pub["options"], sq, pawn):
+            what = "Zerbs reach it by growth only" if pawn == "zerb" else "no pawn is bought into it"
+            raise IllegalOrderError(line, f"{sq} is fertile: {what}")
 
     def placements(self, line: OrderLine, parent: str, words: list[str]) -> dict[str, Any]:
         """Parse ``[-> | to | prefer] T ... [else T ... any|none]`` for newborns of ``parent``."""

@@ -35,7 +35,7 @@ from pbem_games.symbioz.state import (
     buy_limit,
     colour_name,
     cost,
-    fertile,
+    may_buy_into,
     options_of,
     play_order,
     symbioz_counts,
@@ -152,8 +152,8 @@ class Turn:
 
     def introduction(self, seat: int, buys: Sequence[Order]) -> None:
         """Place the pawns ``seat`` bought, only into squares holding its Zerbs, never into
-        closed squares, Zerbs never into saturated ones, fertile squares only when the
-        ``buy-in-fertile`` option allows."""
+        closed squares, Zerbs never into saturated ones, fertile squares as the
+        ``buy-in-fertile`` option allows (by default animals only)."""
         start = {sq: self.zerbs[sq][seat] for sq in self.squares}
         mine = {sq for sq in self.squares if start[sq] > 0}
         zerbs_in: dict[str, int] = {}
@@ -171,8 +171,8 @@ class Turn:
                     return "closed by a Symbioz"
                 if sq not in mine:
                     return f"no {who} Zerb there"
-                if fertile(sq) and not self.options["buy-in-fertile"]:
-                    return "fertile squares are reached by growth only"
+                if not may_buy_into(self.options, sq, pawn):
+                    return "fertile: Zerbs reach it by growth only" if pawn == "zerb" else "fertile"
                 if pawn == "zerb" and self.room(sq) == 0:
                     return "saturated (12 Zerbs)"
                 limit = buy_limit(self.options, sq, start[sq])

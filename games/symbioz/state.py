@@ -46,7 +46,13 @@ VARIANTS = (
         "half",
         ("half", "full"),
     ),
-    Variant("buy-in-fertile", "allow bought pawns into fertile squares (normally growth only)", False),
+    Variant(
+        "buy-in-fertile",
+        "which bought pawns may go into fertile squares (holding your Zerbs): 'animals' "
+        "(Crapits and Kroguls; Zerbs reach them by growth only), 'none' or 'all'",
+        "animals",
+        ("animals", "none", "all"),
+    ),
     Variant(
         "purchase-limit",
         "Zerbs one player may buy into a square in one turn: 'breed' (what the square would "
@@ -68,6 +74,8 @@ def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
     as ``zerb_cost`` is read as ``zerb-cost``).  Raises ValueError for an unknown or bad option."""
     known = {v.name: v for v in VARIANTS}
     options = {str(k).replace("_", "-"): v for k, v in options.items()}
+    if isinstance(options.get("buy-in-fertile"), bool):  # saved when it was true/false
+        options["buy-in-fertile"] = "all" if options["buy-in-fertile"] else "none"
     for name in options:
         if name not in known:
             raise ValueError(f"unknown Symbioz option {name!r}; known: {', '.join(known)}")
@@ -173,15 +181,24 @@ def births(square: str, zerbs: int) -> int:
     return zerbs // (3 if BY_NAME[square].fertile else 4)
 
 
-def buyable_squares(data: Mapping[str, Any], seat: int) -> list[str]:
-    """Squares where ``seat`` may place bought pawns (works on a state or a public view):
-    open squares holding one of its Zerbs, fertile ones only under ``buy-in-fertile``.
+def may_buy_into(options: Mapping[str, Any], square: str, pawn: str) -> bool:
+    """Whether ``pawn`` may be bought into ``square`` as far as fertility goes (option
+    ``buy-in-fertile``: by default animals may, Zerbs may not)."""
+    if not fertile(square):
+        return True
+    rule = options["buy-in-fertile"]
+    return rule == "all" or (rule == "animals" and pawn != "zerb")
+
+
+def buyable_squares(data: Mapping[str, Any], seat: int, pawn: str = "zerb") -> list[str]:
+    """Squares where ``seat`` may place bought ``pawn``s (works on a state or a public view):
+    open squares holding one of its Zerbs, fertile ones as ``buy-in-fertile`` allows.
     Room for Zerbs is not checked here."""
-    fertile_ok = options_of(data)["buy-in-fertile"]
+    options = options_of(data)
     return [
         sq
         for sq in data["squares"]
-        if data["zerbs"][sq][seat] and sq not in data["symbioz"] and (fertile_ok or not fertile(sq))
+        if data["zerbs"][sq][seat] and sq not in data["symbioz"] and may_buy_into(options, sq, pawn)
     ]
 
 

@@ -116,8 +116,10 @@ def _variant_notes(pub: dict[str, Any]) -> list[str]:
         notes.append("first game: one more Symbioz needed to win")
     if pub["players"] == 2 and opts["two-player-board"] == "full":
         notes.append("2 players on the whole planet")
-    if opts["buy-in-fertile"]:
-        notes.append("bought pawns may go into fertile squares")
+    if opts["buy-in-fertile"] == "all":
+        notes.append("bought Zerbs may go into fertile squares")
+    elif opts["buy-in-fertile"] == "none":
+        notes.append("no pawn is bought into a fertile square")
     if opts["purchase-limit"] == "double":
         notes.append("Zerbs bought into a square a turn: up to as many as you have there")
     elif opts["purchase-limit"] == "none":
@@ -132,7 +134,6 @@ def order_form(view: View) -> list[str]:
     seat = view.seat
     if pub["over"] or seat is None:
         return ["# The game is over: no orders."]
-    adj = adjacency(tuple(pub["squares"]))
     opts = pub["options"]
     closed = pub["symbioz"]
     lines = [
@@ -153,24 +154,37 @@ def order_form(view: View) -> list[str]:
             f" Crapit {opts['crapit-cost']}, Krogul {opts['krogul-cost']}."
         )
         lines.append(f"#    In supply: {supply}.")
-        lines += _wrapped("#    Only into squares with your Zerbs: " + (" ".join(buyable) or "none") + ".")
-        limits = [(sq, buy_limit(opts, sq, pub["zerbs"][sq][seat])) for sq in buyable]
-        if any(n is not None for _, n in limits):
-            lines += _wrapped(
-                "#    Zerbs you may buy into each this turn: "
-                + ", ".join(f"{sq} {n}" for sq, n in limits)
-                + "."
-            )
-        if buyable:
-            lines.append(f"# buy 2 zerbs {buyable[0]} else any")
+        animals = buyable_squares(pub, seat, "crapit")
+        limits = {sq: buy_limit(opts, sq, pub["zerbs"][sq][seat]) for sq in buyable}
+        if any(n is not None for n in limits.values()):
+            zerbs = ", ".join(f"{sq} {n}" for sq, n in limits.items())
+            lines += _wrapped(f"#    Zerbs (most a square takes this turn): {zerbs or 'none'}.")
+        else:
+            lines += _wrapped("#    Zerbs into: " + (" ".join(buyable) or "none") + ".")
+        lines += _wrapped("#    Crapits and Kroguls into: " + (" ".join(animals) or "none") + ".")
+        example = next((sq for sq in buyable if limits[sq] != 0), None)
+        if example is not None:
+            count = limits[example] or 2
+            lines.append(f"# buy {count} zerb{'s' if count > 1 else ''} {example}")
     lines.append("# 2. Multiplication: 1 newborn per 4 Zerbs (3 on a fertile square).")
+    lines += _wrapped(
+        "#    Where newborns may go now (how many each square may take:"
+        " room, and fewer of your Zerbs than the parent square):"
+    )
+    example = None
     for sq in mine:
         n = pub["zerbs"][sq][seat]
-        near = " ".join(t for t in adj[sq] if t not in closed)
-        lines += _wrapped(f"#    {sq}: {n} Zerbs, {births(sq, n)} newborn(s) now; grows into {sq} {near}")
-    if mine:
-        targets = [t for t in adj[mine[0]] if t not in closed]
-        lines.append(f"# grow {mine[0]} prefer {' '.join((*targets, mine[0]))}")
+        born = births(sq, n)
+        if born == 0:
+            lines.append(f"#    {sq}: {n} Zerbs, no newborn now")
+            continue
+        room = growth_room(pub, seat, sq)
+        where = ", ".join(f"{t} {k}" for t, k in room.items()) or "nowhere (lost)"
+        lines += _wrapped(f"#    {sq}: {n} Zerbs, {born} newborn(s) -> {where}")
+        if example is None and len(room) > 1:
+            example = f"# grow {sq} prefer {' '.join([*(t for t in room if t != sq), sq][:4])}"
+    if example:
+        lines.append(example)
     others = " ".join(c for i, c in enumerate(pub["colours"]) if i != seat)
     for number, kind in ((3, "krogul"), (4, "crapit")):
         where = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
@@ -178,6 +192,24 @@ def order_form(view: View) -> list[str]:
             lines += _wrapped(f"# {number}. Your {kind.capitalize()}s are in {' '.join(where)}, e.g.:")
             lines.append(f"# {kind} {where[0]} eat {others} -> {where[0]}")
     return lines
+
+
+def growth_room(pub: dict[str, Any], seat: int, parent: str) -> dict[str, int]:
+    """Newborns of ``parent`` each legal square could take from the position at the start of
+    the turn (parent first, then its neighbours in board order): at most the births, the
+    room left, and for a neighbour, fewer of ``seat``'s Zerbs than the parent holds."""
+    adj = adjacency(tuple(pub["squares"]))
+    n = pub["zerbs"][parent][seat]
+    born = births(parent, n)
+    out: dict[str, int] = {}
+    for t in (parent, *adj[parent]):
+        if t in pub["symbioz"]:
+            continue
+        room = SATURATION - sum(pub["zerbs"][t])
+        take = room if t == parent else min(room, n - pub["zerbs"][t][seat])
+        if min(take, born) > 0:
+            out[t] = min(take, born)
+    return out
 
 
 def _wrapped(text: str) -> list[str]:

@@ -98,10 +98,10 @@ def test_purchases_only_into_squares_with_own_zerbs() -> None:
     with pytest.raises(OrderErrors) as err:
         orders_for(state, YELLOW, "buy crapit C5", "buy zerb C4", "buy zerb A1")
     first, second, third = err.value.errors
-    assert "no Zerb in C5" in first.message and first.suggestion == "buy crapit C2"
+    assert "no Zerb in C5" in first.message and first.suggestion in {"buy crapit C2", "buy crapit A1"}
     assert "no Zerb in C4" in second.message
     assert "fertile" in third.message
-    orders_for(position(zerbs={"A1": {YELLOW: 3}}, options={"buy-in-fertile": True}), YELLOW, "buy zerb A1")
+    orders_for(position(zerbs={"A1": {YELLOW: 3}}, options={"buy-in-fertile": "all"}), YELLOW, "buy zerb A1")
 
 
 def test_no_purchase_beyond_the_supply() -> None:

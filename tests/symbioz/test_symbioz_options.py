@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from symbioz_helpers import YELLOW, lines, orders_for, play, position, texts
+from symbioz_helpers import RED, YELLOW, lines, orders_for, play, position, texts
 
 from pbem.engine import parse_options
 from pbem.game import OrderErrors
@@ -53,7 +53,7 @@ def test_zerbs_beyond_the_limit_follow_else() -> None:
 
 
 def test_fertile_squares_allow_one_per_three() -> None:
-    state = position(zerbs={"A1": {YELLOW: 6}}, options={"buy-in-fertile": True})
+    state = position(zerbs={"A1": {YELLOW: 6}}, options={"buy-in-fertile": "all"})
     orders_for(state, YELLOW, "buy 2 zerbs A1")
     with pytest.raises(OrderErrors):
         orders_for(state, YELLOW, "buy 3 zerbs A1")
@@ -88,3 +88,42 @@ def test_the_limit_restores_the_game() -> None:
             state = GAME.resolve(state, orders, Rng(b"t")).state
             first = turn if state["symbioz"] else None
         assert first == earliest
+
+
+# -- fertile squares and bought pawns (ruling 2) -------------------------------------------
+
+
+def test_animals_may_be_bought_into_a_fertile_square_zerbs_may_not() -> None:
+    state = position(zerbs={"A1": {YELLOW: 3}, "C2": {YELLOW: 4}})
+    res = play(state, {YELLOW: ["buy crapit A1", "buy krogul A1"]})
+    assert res.state["crapits"]["A1"][YELLOW] + res.state["kroguls"]["A1"][YELLOW] >= 1
+    with pytest.raises(OrderErrors, match="A1 is fertile: Zerbs reach it by growth only"):
+        orders_for(state, YELLOW, "buy zerb A1")
+    with pytest.raises(OrderErrors, match="no pawn is bought into it"):
+        orders_for(
+            position(zerbs={"A1": {YELLOW: 3}}, options={"buy-in-fertile": "none"}), YELLOW, "buy crapit A1"
+        )
+    orders_for(position(zerbs={"A1": {YELLOW: 3}}, options={"buy-in-fertile": "all"}), YELLOW, "buy zerb A1")
+
+
+def test_buy_in_fertile_saved_as_true_or_false_is_read() -> None:
+    state = position(zerbs={"A1": {YELLOW: 3}})
+    state["options"]["buy-in-fertile"] = False
+    assert options_of(state)["buy-in-fertile"] == "none"
+    with pytest.raises(OrderErrors):
+        orders_for(state, YELLOW, "buy crapit A1")
+    state["options"]["buy-in-fertile"] = True
+    assert options_of(state)["buy-in-fertile"] == "all"
+
+
+# -- the order form lists legal growth targets only -------------------------------------------
+
+
+def test_order_form_lists_only_legal_growth_targets_with_counts() -> None:
+    # C2 (8 Yellow) borders B1, B2, C1, C3: C3 holds 8 Yellow (not fewer), B2 is saturated,
+    # C1 holds 7 Yellow (room for one newborn by the vessels rule).
+    zerbs = {"C2": {YELLOW: 8}, "C3": {YELLOW: 8}, "B2": {RED: 12 - 1, YELLOW: 1}, "C1": {YELLOW: 7}}
+    form = "\n".join(GAME.order_form(GAME.observe(position(zerbs=zerbs), YELLOW)))
+    line = next(x for x in form.splitlines() if x.startswith("#    C2:"))
+    assert line == "#    C2: 8 Zerbs, 2 newborn(s) -> C2 2, B1 2, C1 1"
+    assert "no newborn" not in line and all(len(x) < 72 for x in form.splitlines())

@@ -42,7 +42,8 @@ options_strategy = st.fixed_dictionaries(
         "points": st.integers(1, 20),
         "first-game": st.booleans(),
         "two-player-board": st.sampled_from(["half", "full"]),
-        "buy-in-fertile": st.booleans(),
+        "buy-in-fertile": st.sampled_from(["animals", "none", "all"]),
+        "purchase-limit": st.sampled_from(["breed", "double", "none"]),
     }
 )
 
@@ -106,7 +107,8 @@ def test_many_random_games(request: pytest.FixtureRequest) -> None:
             "points": rng.randint(1, 20),
             "first-game": rng.coin(),
             "two-player-board": rng.choice(["half", "full"]),
-            "buy-in-fertile": rng.coin(),
+            "buy-in-fertile": rng.choice(["animals", "none", "all"]),
+            "purchase-limit": rng.choice(["breed", "double", "none"]),
         }
         bots = [rng.choice(["random", "greedy"]) for _ in range(4)]
         play_checked(rng.randint(2, 4), seed, bots, options)
