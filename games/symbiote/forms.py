@@ -118,7 +118,9 @@ def order_form(view: View) -> list[str]:
             out.append(f"#   discard {card:<4} ({discard_effect(view, card, below)})")
         if sit.can_take:
             after = below_after(view, True)
-            out.append(f"# (after take, a discard lands on {after or 'the empty pile'} instead)")
+            out.append(f"# After take, it lands on {after or 'the empty pile'} instead:")
+            for card in sorted(set(sit.hand), key=sit.hand.index):
+                out.append(f"#   discard {card:<4} ({discard_effect(view, card, after)})")
     if sit.phase == "act" and sit.can_draw:
         out.append("draw")
     return out

@@ -85,7 +85,24 @@ def public_context(view: View) -> dict[str, Any]:
         "seats": seats,
         "variants": wrap(f"Variants and rulings: {', '.join(options) or 'none'}"),
         "winners": " and ".join(who(w) for w in pub.get("winners") or []),
+        "scores": [line for seat in range(n) for line in wrap(score_line(pub, seat), "    ")] if over else [],
     }
+
+
+def score_line(pub: dict[str, Any], seat: int) -> str:
+    """A final score with its breakdown: "Player 1: 14 = 11 from 3 sets + 3 symbiote bonus
+    (+1 a set)".  Only for a finished game's public view (its sets are revealed)."""
+    sets = pub["sets"][seat]
+    points = sum(set_value(s) for s in sets)
+    text = (
+        f"{who(seat)}: {pub['scores'][seat]} = {points} from {len(sets)} set{'s' if len(sets) != 1 else ''}"
+    )
+    if seat == pub["host"] and sets:
+        if pub["parasite"]:
+            text += f" - {len(sets)} parasite penalty (-1 a set)"
+        else:
+            text += f" + {len(sets)} symbiote bonus (+1 a set)"
+    return text
 
 
 def private_context(view: View) -> dict[str, Any]:
