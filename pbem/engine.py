@@ -56,7 +56,7 @@ from pbem.integrity import (
     store_history,
 )
 from pbem.keys import Identity, PublicCard, check_player_name
-from pbem.orders import SignedOrders, is_sealed, open_orders, seal, signature_failure
+from pbem.orders import SignedOrders, archive_copy, open_orders, signature_failure
 from pbem.registry import get_game
 from pbem.replay import current_seed
 from pbem.replay import verify_replay as verify_replay  # re-exported: pbem verify, tests
@@ -549,7 +549,7 @@ class GameFolder:
             "source": Path(source).name,
         }
         archive = self.orders_dir(save.turn) / f"{name}.seq{header.seq}.txt"
-        sealed = text if is_sealed(text) else seal(text, [save.moderator])
+        sealed = archive_copy(text, moderator, save.moderator, source)
         seq = dict(save.body["seq"])
         seq[name] = header.seq
         base = dict(save.body, seq=seq)

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pbem.errors import FormatError, KeyFileError, SignatureError
 from pbem.game import OrderLine
 from pbem.keys import ORDERS_DOMAIN, Identity, PublicCard, check_name, encrypt
-from pbem.padding import ORDERS_SIZE
+from pbem.padding import ORDERS_SIZE, padded_size
 from pbem.transit import (
     WHAT_TO_DO,
     Damage,
@@ -332,6 +332,41 @@ def is_sealed(text: str) -> bool:
     if len(content) < 3 or content[0][1] != AGE_BEGIN or content[-1][1] != AGE_END:
         return False
     return armour_damage(content[1:-1]) is None
+
+
+def _sealed_length(text: str) -> int | None:
+    """The plaintext length of the one age block of a sealed file, read from its armour
+    alone (the header ends at the ``---`` line; the payload is a 16-byte nonce then chunks
+    of up to 64 KiB, each with a 16-byte tag), or None if the armour cannot be read."""
+    body = "".join(line.strip() for line in _lines(text) if line.strip() and not line.startswith("-----"))
+    try:
+        raw = base64.b64decode(body, validate=True)
+        header_end = raw.index(b"\n", raw.index(b"\n--- ") + 1) + 1
+    except ValueError:
+        return None
+    payload = len(raw) - header_end - 16
+    chunks = max(1, -(-payload // (64 * 1024 + 16)))
+    return payload - 16 * chunks
+
+
+def archive_copy(text: str, identity: Identity, moderator: PublicCard, source: str) -> str:
+    """What the engine files in the public orders/ folder for an accepted order file: the
+    file itself when pbem sign sealed it (one age block, padded to an
+    :data:`~pbem.padding.ORDERS_SIZE` size), else the signed text sealed to ``moderator`` and
+    padded, so that neither a clear file nor one sealed by another tool (plain ``age``, an
+    older pbem) shows its length, or anything else, to the other players.
+
+    Raises FormatError as :func:`open_sealed` does (only for a file already accepted, so
+    never in practice).
+    """
+    if is_sealed(text):
+        length = _sealed_length(text)
+        if length is not None and length >= ORDERS_SIZE and length == padded_size(length, ORDERS_SIZE):
+            return text
+        opened = open_sealed(text, identity, source)
+        if opened is not None:
+            return seal(opened[0], [moderator])
+    return seal(text, [moderator])
 
 
 def _open_block(block: _Armour, identity: Identity, source: str) -> str:

@@ -635,3 +635,30 @@ def test_resigned_seat_sends_no_more_orders(table: Table) -> None:
     assert snapshot(table.folder) == before
     table.folder.set_status(table.moderator, name, "active", now=table.tick())
     assert table.submit(text).player == name
+
+
+def test_orders_sealed_by_another_tool_are_filed_padded(table: Table) -> None:
+    """Orders sealed with plain age (no padding) or sent in clear are filed in the public
+    orders/ folder sealed again at the one padded size, so their length says nothing; a file
+    sealed by pbem sign is filed as it came."""
+    import pyrage
+
+    from pbem.orders import _sealed_length
+    from pbem.padding import ORDERS_SIZE
+
+    name = table.awaited()
+    block = table.signed(name, table.full_turn(name))
+    recipient = pyrage.x25519.Recipient.from_str(table.moderator.public().age_recipient)
+    plain_age = pyrage.encrypt(block.encode(), [recipient], armored=True).decode()
+    assert _sealed_length(plain_age) == len(block.encode()) < ORDERS_SIZE
+    table.submit(plain_age, "plain-age.txt")
+    turn = table.folder.read().turn
+    filed = next(table.folder.orders_dir(turn).glob(f"{name}.seq*.txt")).read_text(encoding="utf-8")
+    assert _sealed_length(filed) == ORDERS_SIZE
+    assert block.strip() in table.moderator.decrypt(filed).decode()
+
+    other = table.folder.read().body["seq"][name] + 1
+    by_pbem = table.sealed(table.signed(name, table.full_turn(name), seq=other))
+    table.submit(by_pbem, "by-pbem.txt")
+    filed_again = (table.folder.orders_dir(turn) / f"{name}.seq{other}.txt").read_text(encoding="utf-8")
+    assert filed_again == by_pbem
