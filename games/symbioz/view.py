@@ -187,10 +187,10 @@ def order_form(view: View) -> list[str]:
         lines.append(example)
     others = " ".join(c for i, c in enumerate(pub["colours"]) if i != seat)
     for number, kind in ((3, "krogul"), (4, "crapit")):
-        where = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
-        if where:
-            lines += _wrapped(f"# {number}. Your {kind.capitalize()}s are in {' '.join(where)}, e.g.:")
-            lines.append(f"# {kind} {where[0]} eat {others} -> {where[0]}")
+        found = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
+        if found:
+            lines += _wrapped(f"# {number}. Your {kind.capitalize()}s are in {' '.join(found)}, e.g.:")
+            lines.append(f"# {kind} {found[0]} eat {others} -> {found[0]}")
     return lines
 
 
