@@ -52,7 +52,7 @@ INFO = GameInfo(
             "no three satellites lined up at setup: 'centres' (not as drawn, the rulebook) or "
             "'slide' (not even by sliding)",
             "centres",
-            ("slide", "centres"),
+            ("centres", "slide"),
         ),
     ),
     docs="games/jovian_syzygy/README.md",
