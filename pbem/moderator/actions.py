@@ -79,10 +79,11 @@ class GameAdmin:
         """Move this turn's deadline (and reminders) ``seconds`` later."""
         with self._locked() as record:
             clock = self._clock_of(record).extend(seconds)
-            now = self.clock.now()
             record = replace(record, clock=clock).logged(
-                f"{datetime.fromtimestamp(now, UTC).isoformat(timespec='seconds')} deadline extended by "
-                f"{format_duration(seconds)}"
+                f"deadline extended by {format_duration(seconds)}",
+                at=self.clock.now(),
+                kind="extended",
+                turn=clock.turn,
             )
             save_record(self.game_dir, record)
             return clock
@@ -91,30 +92,47 @@ class GameAdmin:
         """Stop the clock: no reminder, deadline or advance until resumed (orders are still filed)."""
         with self._locked() as record:
             clock = self._clock_of(record).pause(self.clock.now())
-            save_record(self.game_dir, replace(record, clock=clock).logged("game paused"))
+            record = replace(record, clock=clock)
+            save_record(
+                self.game_dir,
+                record.logged("game paused", at=self.clock.now(), kind="paused", turn=clock.turn),
+            )
             return clock
 
     def resume(self) -> TurnClock:
         """Restart the clock; the paused time is added to the deadline."""
         with self._locked() as record:
             clock = self._clock_of(record).resume(self.clock.now())
-            save_record(self.game_dir, replace(record, clock=clock).logged("game resumed"))
+            record = replace(record, clock=clock)
+            save_record(
+                self.game_dir,
+                record.logged("game resumed", at=self.clock.now(), kind="resumed", turn=clock.turn),
+            )
             return clock
 
     def replace_player(self, name: str, card: PublicCard) -> str:
         """Give seat ``name`` to the holder of ``card`` (same seat, new key); returns the new name."""
         with self._locked() as record:
-            self.folder.replace_player(self.identity, name, card, now=self._dt())
+            save = self.folder.replace_player(self.identity, name, card, now=self._dt())
             seats = {k: v for k, v in record.seats.items() if k != name.lower()}
-            record = replace(record, seats=seats, delivered=None).logged(f"{name} replaced by {card.name}")
+            record = replace(record, seats=seats, delivered=None).logged(
+                f"{name} replaced by {card.name}",
+                at=self.clock.now(),
+                kind="replaced",
+                turn=save.turn,
+                player=card.name,
+            )
             save_record(self.game_dir, record)
             return card.name
 
     def resign(self, name: str) -> None:
         """Mark seat ``name`` resigned: from now on the timing policy's stand-in plays it."""
         with self._locked() as record:
-            self.folder.set_status(self.identity, name, "resigned", now=self._dt())
-            save_record(self.game_dir, record.logged(f"{name} resigned"))
+            save = self.folder.set_status(self.identity, name, "resigned", now=self._dt())
+            entry = record.logged(
+                f"{name} resigned", at=self.clock.now(), kind="resigned", turn=save.turn, player=name
+            )
+            save_record(self.game_dir, entry)
 
     def rollback(self, turn: int) -> int:
         """Go back to the start of ``turn`` (hidden chance drawn anew: see the engine's
@@ -124,7 +142,10 @@ class GameAdmin:
             save = self.folder.rollback(self.identity, turn, now=self._dt())
             self._set_aside_delivered(save.revision, save.names, turn)
             record = replace(record, clock=None, delivered=None, handled=(), inflight=None, advancing=None)
-            save_record(self.game_dir, record.logged(f"rolled back to turn {turn}"))
+            save_record(
+                self.game_dir,
+                record.logged(f"rolled back to turn {turn}", at=self.clock.now(), kind="rollback", turn=turn),
+            )
             return save.turn
 
     def _set_aside_delivered(self, revision: int, names: list[str], turn: int) -> None:

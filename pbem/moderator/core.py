@@ -305,9 +305,11 @@ class Moderator:
             else:
                 key = hashlib.sha256(data).hexdigest()[:24]
                 self._quarantine(game_dir).keep(f"record-{key}", path.name, data, note)
-            record = record.logged(f"{iso(now)} {RECORD_DIR}/{path.name} was damaged ({damage}); rebuilt")
+            record = record.logged(
+                f"{RECORD_DIR}/{path.name} was damaged ({damage}); rebuilt", at=now, kind="repaired"
+            )
         for line in repaired:
-            record = record.logged(f"{iso(now)} {line}")
+            record = record.logged(line, at=now, kind="repaired")
         save_record(game_dir, record)
         return record
 
@@ -327,7 +329,7 @@ class Moderator:
             missed_counted=(),
             handled=(),
             inflight=None,
-        ).logged(f"{iso(now)} turn {save.turn} started")
+        ).logged(f"turn {save.turn} started", at=now, kind="turn-started", turn=save.turn)
         if write:
             save_record(game_dir, record)
         return record
@@ -463,10 +465,15 @@ class Moderator:
                 note["error"] = problem
             self._quarantine(game_dir).keep(key, item.path.name, data, note)
         record = record.with_handled(key)
+        verified = seat is not None and notice.kind in VERIFIED_KINDS
         record = replace(record, inflight=None).logged(
-            f"{iso(now)} {source}: {notice.kind}"
-            + (f" ({save.names[seat]})" if seat is not None and notice.kind in VERIFIED_KINDS else "")
-            + (f" [{problem}]" if problem is not None else "")
+            f"{source}: {notice.kind}"
+            + (f" ({save.names[seat]})" if seat is not None and verified else "")
+            + (f" [{problem}]" if problem is not None else ""),
+            at=now,
+            kind="accepted" if notice.kind in ("accepted", "replaced") else "rejected",
+            turn=save.turn,
+            player=save.names[seat] if seat is not None and verified else None,
         )
         save_record(game_dir, record)
         remove(item.path)
@@ -512,7 +519,9 @@ class Moderator:
             outcome = "cannot be moved: left in place and ignored"
         else:
             outcome = f"moved aside to {where}" if where is not None else "gone"
-        record = record.logged(f"{iso(now)} {source}: malformed ({reason}); {outcome}")
+        record = record.logged(
+            f"{source}: malformed ({reason}); {outcome}", at=now, kind="rejected", turn=save.turn
+        )
         save_record(game_dir, record)
         return record, notice.kind
 
@@ -691,8 +700,12 @@ class Moderator:
                         self._reminder_text(save, seat, state.deadline, state.grace_end),
                         f"[pbem {save.game_id}] reminder: your orders for turn {save.turn}",
                     )
+            reminded = [names[seat] for seat in missing if statuses[seat] == "active"]
             record = replace(record, reminders_sent=(*record.reminders_sent, k)).logged(
-                f"{iso(now)} reminder {k + 1} for turn {save.turn}"
+                f"reminder {k + 1} for turn {save.turn} sent to {', '.join(reminded) or 'nobody'}",
+                at=now,
+                kind="reminder",
+                turn=save.turn,
             )
             save_record(game_dir, record)
         how: dict[int, Missing] = {}
@@ -710,7 +723,9 @@ class Moderator:
                 seat_record = record_turn(policy, record.seat(name), missed=True)
                 record = replace(
                     record.with_seat(name, seat_record), missed_counted=(*record.missed_counted, name.lower())
-                ).logged(f"{iso(now)} {name} missed turn {save.turn}")
+                ).logged(
+                    f"{name} missed turn {save.turn}", at=now, kind="missed", turn=save.turn, player=name
+                )
                 save_record(game_dir, record)
                 stand = stand_in(policy, seat_record)
             if stand.action == "wait":
@@ -740,7 +755,9 @@ class Moderator:
             name = save.names[seat]
             if player["status"] == "active" and record.seat(name).abandoned:
                 folder.set_status(self.identity, name, "abandoned", now=datetime.fromtimestamp(now, UTC))
-                record = record.logged(f"{iso(now)} {name} abandoned the game")
+                record = record.logged(
+                    f"{name} abandoned the game", at=now, kind="abandoned", turn=save.turn, player=name
+                )
                 save_record(game_dir, record)
         return record
 
@@ -804,8 +821,12 @@ class Moderator:
             record = record.with_seat(name, record_turn(policy, record.seat(name), missed=True))
         filled = advancing.get("filled", {})
         note = f"; filled in: {', '.join(f'{n} ({h})' for n, h in filled.items())}" if filled else ""
+        from_turn = advancing.get("from_turn")
         record = replace(record, advancing=None).logged(
-            f"{iso(now)} turn {advancing.get('from_turn')} resolved{note}"
+            f"turn {from_turn} resolved{note}",
+            at=now,
+            kind="turn-resolved",
+            turn=from_turn if isinstance(from_turn, int) else None,
         )
         record = self._ensure_clock(game_dir, record, save, now, write=False)
         save_record(game_dir, record)  # the counts and the new turn's clock in one write

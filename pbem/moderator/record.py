@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -63,7 +64,9 @@ class Record:
     advancing: dict[str, Any] | None = None
     missed_counted: tuple[str, ...] = ()
     """Seats already counted as missing this turn (the ``wait`` policy)."""
-    log: tuple[str, ...] = ()
+    log: tuple[str | dict[str, Any], ...] = ()
+    """The journal: tables (see :mod:`pbem.moderator.journal`); records written before hold
+    plain lines, still read."""
     ignored: tuple[str, ...] = ()
     """Inbox entries left in place for good (``stat`` identity keys)."""
 
@@ -81,9 +84,33 @@ class Record:
     def with_seat(self, name: str, record: SeatRecord) -> Record:
         return replace(self, seats={**self.seats, name.lower(): record})
 
-    def logged(self, line: str, keep: int = 200) -> Record:
-        """The record with ``line`` appended to its short activity log."""
-        return replace(self, log=(*self.log, line)[-keep:])
+    def logged(
+        self,
+        line: str,
+        *,
+        at: int | None = None,
+        kind: str = "note",
+        turn: int | None = None,
+        player: str | None = None,
+        keep: int = 1000,
+    ) -> Record:
+        """The record with an entry appended to its journal (the newest ``keep`` are kept):
+        ``line`` for people, the time ``at`` (seconds since the epoch; without it, a leading
+        ISO time in ``line``), a ``kind`` of :data:`pbem.moderator.journal.KINDS`, and the
+        turn and player it concerns (see :mod:`pbem.moderator.journal`)."""
+        from pbem.moderator.journal import make_entry
+
+        entry = make_entry(self.log, line, at, kind, turn, player)
+        return replace(self, log=(*self.log, entry)[-keep:])
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The journal as text lines, each starting with its time (ISO 8601, UTC)."""
+        from pbem.moderator.journal import read_entries
+
+        return tuple(
+            f"{'' if e.at is None else iso_time(e.at) + ' '}{e.text}" for e in read_entries(self.log)
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -133,6 +160,11 @@ class Record:
             except (_Bad, TypeError, ValueError, OverflowError):
                 damaged.append(name)
         return cls(**values), damaged
+
+
+def iso_time(at: int) -> str:
+    """Seconds since the epoch as an ISO 8601 UTC time, to the second."""
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
 
 
 def _int(value: object, low: int, high: int) -> int:

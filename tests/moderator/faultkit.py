@@ -120,7 +120,7 @@ def outcome(root: Path) -> dict[str, object]:
             "orders": sorted(str(p.relative_to(game)) for p in (game / "orders").rglob("*") if p.is_file()),
             "history": len(list((game / "history").iterdir())),
             "seats": record["seats"],
-            "stand_ins": sum("filled in" in line for line in record["log"]),
+            "stand_ins": sum("filled in" in (e if isinstance(e, str) else e["text"]) for e in record["log"]),
             "notices": sorted(notices),
             "reports": sorted(str(p.relative_to(game)) for p in (game / "players").rglob("report-*")),
             "inbox": sorted(str(p.relative_to(game)) for p in (game / "inbox").rglob("*") if p.is_file()),

@@ -255,7 +255,7 @@ def test_a_folder_replaced_by_a_file_or_a_link_is_repaired(
     assert (outside / "alice" / "precious.txt").read_text() == "not the moderator's to delete\n"
     moved = [n for n in quarantined(mod, "g1").values() if "where a folder belongs" in str(n["reason"])]
     assert len(moved) == 1
-    assert any("moved aside" in line for line in load_record(g1).log)
+    assert any("moved aside" in line for line in load_record(g1).lines)
     file_and_resolve(g1, keys, mod)
 
 
@@ -352,7 +352,7 @@ def test_mode_000_file_read_by_an_unprivileged_moderator(keys, unprivileged) -> 
         (g1 / "inbox" / "bob").chmod(0o755)
     assert first[0] == ["g1", None, ["malformed"]] and again[0] == ["g1", None, []]
     assert stuck.exists() and len(load_record(g1).ignored) == 1
-    assert any("left in place and ignored" in line for line in load_record(g1).log)
+    assert any("left in place and ignored" in line for line in load_record(g1).lines)
 
 
 # ---- the games: numbers in orders are bounded -----------------------------------------------
@@ -445,7 +445,7 @@ def test_a_damaged_journal_is_rebuilt_and_kept_aside(two, keys, case: str) -> No
     assert errors(result) == {"g1": None, "g2": None}
     record, problem = read_record(g1)
     assert problem is None, "the record written back is sound"
-    assert any("record.json was damaged" in line for line in record.log)
+    assert any("record.json was damaged" in line for line in record.lines)
     assert record.clock is not None and record.clock.turn == 1
     kept = [n for n in quarantined(mod, "g1").values() if n["was"] == "moderator/record.json"]
     assert len(kept) == 1

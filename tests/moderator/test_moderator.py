@@ -245,7 +245,7 @@ def test_deadline_reminders_then_default_orders(root, keys, clock) -> None:
     assert read(game).turn == 2
     record = load_record(game)
     assert record.seat(name).missed_total == 1 and not record.seat(name).abandoned
-    assert "default" in "\n".join(record.log)
+    assert "default" in "\n".join(record.lines)
 
 
 def test_abandoned_after_missed_turns_then_played_by_stand_in(root, keys, clock) -> None:
@@ -290,7 +290,7 @@ def test_bot_policy_plays_the_seat(root, keys, clock) -> None:
     clock.advance(60 * H)
     mod.run_pass()
     assert read(game).turn == 2
-    assert "bot:greedy" in "\n".join(load_record(game).log)
+    assert "bot:greedy" in "\n".join(load_record(game).lines)
 
 
 def test_extend_moves_the_deadline(root, keys, clock) -> None:
