@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.errors import ForeignError, FormatError, OrdersRejected, ReplayError, SignatureError, UsageError
+from pbem.errors import (
+    ForeignError,
+    FormatError,
+    OrdersRejected,
+    PbemError,
+    ReplayError,
+    SignatureError,
+    UsageError,
+)
 from pbem.folder import atomic_write, default_home, read_record, write_record
 from pbem.game import OrderErrors, OrderLine
 from pbem.keys import Identity, PublicCard, key_id_of
@@ -77,6 +85,35 @@ class KnownModerators:
                 "ask your moderator; if they really changed keys, pass --moderator NEW.pub",
             )
         return False
+
+
+class SignedSeqs:
+    """A player's local memory of the highest ``Seq`` they signed in each game, so that a new
+    form (``pbem orders``) asks for a number above it: after orders are sent, a form written
+    from the same report would otherwise repeat their ``Seq`` and be refused as a replay.
+    Never raises: a record that cannot be read or written only means the report's number."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = home / "signed.json"
+
+    def last(self, game_id: str, player: str) -> int:
+        try:
+            value = read_record(self.path).get(f"{game_id}/{player.lower()}", 0)
+        except PbemError:
+            return 0
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**9
+        return value if ok else 0
+
+    def signed(self, header: OrderHeader) -> None:
+        """Remember that ``header.seq`` was signed (if higher than before)."""
+        key = f"{header.game}/{header.player.lower()}"
+        try:
+            data = read_record(self.path)
+            if header.seq > self.last(header.game, header.player):
+                data[key] = header.seq
+                write_record(self.path, data, durable=False)
+        except (PbemError, OSError):
+            return
 
 
 class ReportCopies:
@@ -199,18 +236,27 @@ _INTRO = "Your private part is below"
 """The first line of a report's explanation of its encrypted block (templates/report.txt.j2)."""
 
 
-def form_header(report: Report) -> OrderHeader:
-    """The header a player's next order file for this report needs."""
+def form_header(report: Report, home: Path | None = None) -> OrderHeader:
+    """The header a player's next order file for this report needs: a ``Seq`` above both the
+    last one the moderator accepted (in the report) and the last one this player signed here."""
     data = report.data
-    return OrderHeader(data["game_id"], data["turn"], data["player"], int(data["seq"] or 0) + 1)
+    signed = SignedSeqs(home or default_home()).last(data["game_id"], data["player"])
+    seq = max(int(data["seq"] or 0), signed) + 1
+    return OrderHeader(data["game_id"], data["turn"], data["player"], seq)
 
 
-def order_form(report_text: str, source: str, identity: Identity, moderator: PublicCard | None = None) -> str:
+def order_form(
+    report_text: str,
+    source: str,
+    identity: Identity,
+    moderator: PublicCard | None = None,
+    home: Path | None = None,
+) -> str:
     """A blank order form for the turn of ``report_text``, headers filled in."""
-    report = read_report(report_text, source, identity, moderator)
+    report = read_report(report_text, source, identity, moderator, home)
     data = report.data
     game = get_game(data["game"])
-    header = form_header(report)
+    header = form_header(report, home)
     out = [
         f"# pbem order form: {game.info.title}, game {data['game_id']},",
         f"# turn {data['turn']}, for {data['player']}.",
@@ -371,6 +417,7 @@ def sign_form(
             )
         recipient, sealed_to = card.age_recipient, card.name
     block = sign(identity, header, fitted)
+    SignedSeqs(home or default_home()).signed(header)
     if not seal_orders:
         return SignedForm(block, checked, where, None)
     if recipient is None:

@@ -174,20 +174,20 @@ def test_a_whole_game_by_hand_with_every_mistake(tmp_path: Path) -> None:
     rewrapped.write_text(rewrap(text, 50), encoding="utf-8")
     assert f"accepted: orders of {first}" in t.submit(rewrapped)
 
-    # 5. Sent twice, and sent again with an old sequence number: refused, nothing lost.
+    # 5. Sent twice: a duplicate.  Then the player changes their mind: a fresh form asks for
+    #    Seq: 2 (pbem remembers the Seq signed on this machine), the new orders replace the
+    #    first ones, and the first file sent again is refused as a replay.
     said = t.refused("moderator", 1, "submit", str(t.game), str(rewrapped), "--key", t.key("moderator"))
     assert "already accepted" in said
-    # A fresh form from the same report still says Seq: 1; changed orders signed with it
-    # are a replay, and the message says which Seq replaces them.
     accepted = t.bot_lines(first)
     other = next(
         t.bot_lines(first, "random", k) for k in range(50) if t.bot_lines(first, "random", k) != accepted
     )
     form = t.filled(first, other, comment="changed my mind")
-    assert "Seq: 1" in form.read_text(encoding="utf-8")
-    replayed = t.sign(first, form)
-    said = t.refused("moderator", 1, "submit", str(t.game), str(replayed), "--key", t.key("moderator"))
-    assert "sequence number 1" in said and "Seq: 2" in said
+    assert "Seq: 2" in form.read_text(encoding="utf-8")
+    assert f"replaced: orders of {first}" in t.submit(t.sign(first, form))
+    said = t.refused("moderator", 1, "submit", str(t.game), str(rewrapped), "--key", t.key("moderator"))
+    assert "sequence number 1" in said and "Seq: 3" in said
     assert t.awaited() == [], "the accepted orders must still stand"
 
     # 6. Orders from someone whose turn it is not (signed without the check): refused.
