@@ -23,7 +23,7 @@ import contextlib
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -577,20 +577,31 @@ class GameFolder:
         now: datetime,
         fill: Mapping[int, Sequence[str]] | None = None,
         preview: bool = False,
+        stand_in: Mapping[int, str] | None = None,
     ) -> Advanced:
         """Resolve the turn once every awaited seat has orders, and publish the reports.
 
         ``fill`` gives order lines for seats that sent none (default orders or a bot's,
-        as the moderator's policy says); they are validated like any other orders.
+        as the moderator's policy says); they are validated like any other orders, and the
+        reports say each such seat was "played by the stand-in" (``stand_in`` describes
+        who played it, by seat: "the game's default orders", say).
         With ``preview`` nothing is written.  Raises NotAwaitedError naming the missing
         players, UsageError if the game is over, ConflictError as :meth:`submit`.
         """
         if preview:
-            return self._advance(moderator, now=now, fill=fill, preview=True)
-        return self.exclusive(lambda: self._advance(moderator, now=now, fill=fill, preview=False))
+            return self._advance(moderator, now=now, fill=fill, preview=True, stand_in=stand_in)
+        return self.exclusive(
+            lambda: self._advance(moderator, now=now, fill=fill, preview=False, stand_in=stand_in)
+        )
 
     def _advance(
-        self, moderator: Identity, *, now: datetime, fill: Mapping[int, Sequence[str]] | None, preview: bool
+        self,
+        moderator: Identity,
+        *,
+        now: datetime,
+        fill: Mapping[int, Sequence[str]] | None,
+        preview: bool,
+        stand_in: Mapping[int, str] | None = None,
     ) -> Advanced:
         loaded = self.load(moderator)
         save, secret, game = loaded.save, loaded.secret, loaded.game
@@ -630,6 +641,13 @@ class GameFolder:
         state = result.state
         outcome = game.outcome(state)
         awaiting = tuple(save.names[s] for s in game.to_act(state))
+        # Every reader is told which seats the stand-in played (public: civil disorder is).
+        played = tuple(
+            Event(f"player {s + 1}'s orders were played by the stand-in ({(stand_in or {}).get(s, how)}).")
+            for s, how in ((save.seat_of(n), "filled in by the moderator") for n in filled)
+            if s is not None
+        )
+        result = replace(result, events=(*played, *result.events))
         if preview:
             return Advanced(save.turn + 1, result.events, awaiting, outcome, tuple(filled), ())
         base = dict(save.body, turn=save.turn + 1)

@@ -90,6 +90,12 @@ class Symbiote:
         """Civil disorder: draw, play nothing, make a quiet discard."""
         return forms.default_orders(view)
 
+    def mid_turn(self, view: View) -> bool:
+        """True when ``view.seat`` is asked again to finish a go it began (after ``draw``
+        alone): the moderator's stand-in then plays the rest at once (optional hook)."""
+        sit = orders.situation(view)
+        return sit.my_turn and sit.phase == "play"
+
     def resolve(self, state: State, orders: Mapping[int, JSON], rng: Rng) -> Resolution:
         """Apply the acting seat's validated step; pure."""
         return rules.resolve(state, orders, rng)

@@ -49,6 +49,7 @@ from pbem.moderator.quarantine import (
 )
 from pbem.moderator.record import RECORD_DIR, Record, load_record, read_record, record_path, save_record
 from pbem.moderator.scan import InboxFile, Index, inbox_files, signature, watched_paths
+from pbem.moderator.standin import continuing, descriptions, tell_abandoned, tell_stand_ins, with_stood_in
 from pbem.rng import Rng
 from pbem.save import Save
 from pbem.timing import Clock, Missing, SystemClock, TimingPolicy, TurnClock, due, record_turn, stand_in
@@ -113,6 +114,10 @@ class Plan:
     missed: tuple[str, ...]
     on_time: tuple[str, ...]
     how: Mapping[str, str] = field(default_factory=dict)
+    played: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    """The stand-in's order lines for active seats (their players are told)."""
+    described: Mapping[int, str] = field(default_factory=dict)
+    """Who plays each filled seat, in words for the reports."""
 
 
 def stand_in_orders(loaded: Loaded, seat: int, stand: Missing) -> list[str]:
@@ -232,7 +237,7 @@ class Moderator:
         record, damage = read_record(game_dir)
         if damage is not None or repaired:
             record = self._note_repairs(game_dir, record, damage, repaired, now)
-        record = self._recover(folder, game_dir, record, save, now, config.timing)
+        record = self._recover(folder, game_dir, record, save, now, config.timing, post)
         record = self._ensure_clock(game_dir, record, save, now)
         record = self._deliver_reports(folder, game_dir, record, save, post)
         files, settling = inbox_files(game_dir / INBOX_DIR, self.real_ns(), self.settle_ns)
@@ -327,6 +332,7 @@ class Moderator:
             clock=clock,
             reminders_sent=(),
             missed_counted=(),
+            stood_in=(),
             handled=(),
             inflight=None,
         ).logged(f"turn {save.turn} started", at=now, kind="turn-started", turn=save.turn)
@@ -335,13 +341,20 @@ class Moderator:
         return record
 
     def _recover(
-        self, folder: GameFolder, game_dir: Path, record: Record, save: Save, now: int, policy: TimingPolicy
+        self,
+        folder: GameFolder,
+        game_dir: Path,
+        record: Record,
+        save: Save,
+        now: int,
+        policy: TimingPolicy,
+        post: Post,
     ) -> Record:
         """Finish or forget an advance a killed moderator left half done."""
         if record.advancing is None:
             return record
         if save.turn > int(record.advancing["from_turn"]):
-            return self._finish_advance(folder, game_dir, record, save, now, policy)
+            return self._finish_advance(folder, game_dir, record, save, now, policy, post)
         record = replace(record, advancing=None)
         save_record(game_dir, record)
         return record
@@ -710,10 +723,19 @@ class Moderator:
             save_record(game_dir, record)
         how: dict[int, Missing] = {}
         waiting = False
+        carried: set[str] = set()  # a go the stand-in began, finished at once
+        if record.stood_in:
+            asked = [s for s in missing if names[s].lower() in record.stood_in and statuses[s] == "active"]
+            for seat in continuing(folder.load(self.identity), asked) if asked else ():
+                if stand_in(policy, record.seat(names[seat])).action != "wait":
+                    carried.add(names[seat])
         for seat in missing:
             name = names[seat]
             if statuses[seat] in ("resigned", "abandoned"):
                 how[seat] = policy.on_abandoned
+                continue
+            if name in carried:
+                how[seat] = stand_in(policy, record.seat(name))
                 continue
             if not state.grace_over:
                 waiting = True
@@ -732,7 +754,7 @@ class Moderator:
                 waiting = True
             else:
                 how[seat] = stand
-        record = self._sync_statuses(folder, game_dir, record, save, now)
+        record = self._sync_statuses(folder, game_dir, record, save, now, policy, post)
         if waiting:
             return record, None, state.next_event
         fill: dict[int, list[str]] = {}
@@ -740,20 +762,30 @@ class Moderator:
             loaded = folder.load(self.identity)
             for seat, stand in how.items():
                 fill[seat] = stand_in_orders(loaded, seat, stand)
-        missed = tuple(
-            names[s] for s in how if statuses[s] == "active" and names[s].lower() not in record.missed_counted
-        )
+        counted = {*record.missed_counted, *(n.lower() for n in carried)}
+        missed = tuple(names[s] for s in how if statuses[s] == "active" and names[s].lower() not in counted)
         on_time = tuple(names[s] for s in save.awaiting if s in submitted)
         described = {names[s]: str(stand) for s, stand in how.items()}
-        return record, Plan(fill, missed, on_time, described), state.next_event
+        played = {names[s]: list(fill[s]) for s in how if statuses[s] == "active"}
+        plan = Plan(fill, missed, on_time, described, played, descriptions(how))
+        return record, plan, state.next_event
 
     def _sync_statuses(
-        self, folder: GameFolder, game_dir: Path, record: Record, save: Save, now: int
+        self,
+        folder: GameFolder,
+        game_dir: Path,
+        record: Record,
+        save: Save,
+        now: int,
+        policy: TimingPolicy,
+        post: Post,
     ) -> Record:
-        """Mark in the save every seat the record says is abandoned (idempotent)."""
+        """Mark in the save every seat the record says is abandoned, and tell its player
+        (idempotent)."""
         for seat, player in enumerate(save.body["players"]):
             name = save.names[seat]
             if player["status"] == "active" and record.seat(name).abandoned:
+                tell_abandoned(post, game_dir, save, name, now, policy, record)
                 folder.set_status(self.identity, name, "abandoned", now=datetime.fromtimestamp(now, UTC))
                 record = record.logged(
                     f"{name} abandoned the game", at=now, kind="abandoned", turn=save.turn, player=name
@@ -798,20 +830,30 @@ class Moderator:
                 "missed": list(plan.missed),
                 "on_time": list(plan.on_time),
                 "filled": dict(plan.how),
+                "played": {name: list(lines) for name, lines in plan.played.items()},
             },
         )
         save_record(game_dir, record)
         try:
-            folder.advance(self.identity, now=datetime.fromtimestamp(now, UTC), fill=plan.fill)
+            folder.advance(
+                self.identity, now=datetime.fromtimestamp(now, UTC), fill=plan.fill, stand_in=plan.described
+            )
         except PbemError:
             save_record(game_dir, replace(record, advancing=None))
             raise
         step("advanced")
         fresh = folder.read(self.card)
-        return self._finish_advance(folder, game_dir, record, fresh, now, policy)
+        return self._finish_advance(folder, game_dir, record, fresh, now, policy, post)
 
     def _finish_advance(
-        self, folder: GameFolder, game_dir: Path, record: Record, save: Save, now: int, policy: TimingPolicy
+        self,
+        folder: GameFolder,
+        game_dir: Path,
+        record: Record,
+        save: Save,
+        now: int,
+        policy: TimingPolicy,
+        post: Post,
     ) -> Record:
         """Apply the journalled missed-turn counts and start the new turn's clock."""
         advancing = record.advancing or {}
@@ -828,6 +870,8 @@ class Moderator:
             kind="turn-resolved",
             turn=from_turn if isinstance(from_turn, int) else None,
         )
+        record, played = tell_stand_ins(post, record, save, self.card, advancing, now, policy)
         record = self._ensure_clock(game_dir, record, save, now, write=False)
+        record = with_stood_in(record, played)
         save_record(game_dir, record)  # the counts and the new turn's clock in one write
-        return self._sync_statuses(folder, game_dir, record, save, now)
+        return self._sync_statuses(folder, game_dir, record, save, now, policy, post)

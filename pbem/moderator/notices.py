@@ -36,6 +36,8 @@ KINDS = {
     "foreign": "REJECTED: not for this game or not from a player of it",
     "not-awaited": "REJECTED: no orders are awaited from you now",
     "orders": "REJECTED: some orders cannot be carried out",
+    "stand-in": "NO ORDERS ARRIVED: the stand-in played for you",
+    "abandoned": "SEAT ABANDONED: the stand-in plays for you from now on",
 }
 
 
@@ -80,6 +82,10 @@ class Notice:
 
     @property
     def subject(self) -> str:
+        if self.kind == "stand-in":
+            return f"[pbem {self.game_id}] turn {self.turn}: the stand-in played for you"
+        if self.kind == "abandoned":
+            return f"[pbem {self.game_id}] turn {self.turn}: your seat is marked abandoned"
         verdict = "accepted" if self.kind in ("accepted", "replaced") else "not accepted"
         if self.kind == "duplicate":
             verdict = "already accepted"
@@ -87,14 +93,12 @@ class Notice:
 
     def render(self, recipients: Sequence[PublicCard] = ()) -> str:
         """The notice text; the secret part is encrypted to ``recipients`` (left out if none)."""
-        lines = [
-            f"pbem moderator notice: game {self.game_id}, turn {self.turn}",
-            f"File:     {self.source}",
-            f"Received: {self.received}",
-            f"Result:   {KINDS[self.kind]}",
-            "",
-            self.message,
-        ]
+        lines = [f"pbem moderator notice: game {self.game_id}, turn {self.turn}"]
+        if self.source:
+            lines += [f"File:     {self.source}", f"Received: {self.received}"]
+        else:  # about the player's seat, not about a file they sent
+            lines.append(f"Time:     {self.received}")
+        lines += [f"Result:   {KINDS[self.kind]}", "", self.message]
         if self.hint:
             lines += ["", f"What to do: {self.hint}"]
         if self.secret is not None and recipients:
@@ -109,6 +113,81 @@ class Notice:
                 ),
             ]
         return "\n".join(lines) + "\n"
+
+
+def describe_stand_in(policy: str) -> str:
+    """A timing policy's stand-in (``default``, ``bot:greedy``) in words."""
+    if policy.startswith("bot:"):
+        return f"the {policy[4:]} bot"
+    return "the game's default orders"
+
+
+def stand_in_notice(
+    game_id: str,
+    turn: int,
+    when: str,
+    player: str,
+    stand: str,
+    orders: Sequence[str],
+    missed: int,
+    abandon_after: int,
+    *,
+    rest: bool = False,
+) -> Notice:
+    """What a player is told when no orders of theirs arrived for ``turn`` in time and the
+    stand-in (``stand``: the timing policy's ``default`` or ``bot:NAME``) played for them;
+    ``rest``: it finished a go it began the turn before (the game asked the seat again).
+    The orders it played may name the player's hidden cards: they go in the encrypted part."""
+    if rest:
+        lines = [
+            f"The game asked you again in turn {turn} to finish the go the stand-in began,",
+            f"so the stand-in finished it at once: {describe_stand_in(stand)}.",
+        ]
+    else:
+        lines = [
+            f"No orders of yours for turn {turn} had arrived by the end of the grace period,",
+            f"so the stand-in played for you: {describe_stand_in(stand)}.",
+        ]
+    lines += [
+        'Your next report says so too ("played by the stand-in").',
+        f"Turns you have missed: {missed}.",
+    ]
+    if abandon_after > 0:
+        lines.append(f"After {abandon_after} missed turn(s) a seat is marked abandoned.")
+    secret = "The orders the stand-in played for you:\n" + (
+        "\n".join(f"  {line}" for line in orders) or "  (none)"
+    )
+    return Notice(
+        "stand-in",
+        game_id=game_id,
+        turn=turn,
+        source="",
+        received=when,
+        message="\n".join(lines),
+        hint="send your orders for the next turn before its deadline (your report tells you when)",
+        secret=secret,
+    )
+
+
+def abandoned_notice(game_id: str, turn: int, when: str, stand: str, missed: int, counted: str) -> Notice:
+    """What a player is told when their seat is marked abandoned after ``missed`` turns
+    (``counted``: the policy's ``consecutive`` or ``total``)."""
+    how = "in a row" if counted == "consecutive" else "in all"
+    message = (
+        f"You have missed {missed} turn(s) {how}, as many as this game allows,\n"
+        f"so your seat is marked abandoned as of turn {turn}.  From now on the stand-in\n"
+        f"plays it without waiting for a deadline: {describe_stand_in(stand)}."
+    )
+    return Notice(
+        "abandoned",
+        game_id=game_id,
+        turn=turn,
+        source="",
+        received=when,
+        message=message,
+        hint="if you want to play on, write to the moderator: only they can give the seat back "
+        "(pbem replace)",
+    )
 
 
 def open_text(text: str, identity: Identity) -> str:

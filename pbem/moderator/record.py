@@ -64,6 +64,9 @@ class Record:
     advancing: dict[str, Any] | None = None
     missed_counted: tuple[str, ...] = ()
     """Seats already counted as missing this turn (the ``wait`` policy)."""
+    stood_in: tuple[str, ...] = ()
+    """Seats (lower-case names) the stand-in played in the turn just resolved: if the game
+    asks such a seat again to finish the same go, the stand-in plays on at once."""
     log: tuple[str | dict[str, Any], ...] = ()
     """The journal: tables (see :mod:`pbem.moderator.journal`); records written before hold
     plain lines, still read."""
@@ -123,6 +126,7 @@ class Record:
             "handled": list(self.handled),
             "advancing": self.advancing,
             "missed_counted": list(self.missed_counted),
+            "stood_in": list(self.stood_in),
             "log": list(self.log),
             "ignored": list(self.ignored),
         }
@@ -147,6 +151,7 @@ class Record:
             "handled": lambda v: _texts(v)[-cls.KEEP_HANDLED :],
             "advancing": lambda v: None if v is None else _advancing(v),
             "missed_counted": _texts,
+            "stood_in": _texts,
             "log": _log,
             "ignored": lambda v: _texts(v)[-cls.KEEP_IGNORED :],
         }
@@ -245,6 +250,7 @@ def _advancing(value: object) -> dict[str, Any]:
         "missed": list(_texts(data.get("missed", []))),
         "on_time": list(_texts(data.get("on_time", []))),
         "filled": filled,
+        "played": {_text(k): list(_texts(v)) for k, v in _dict(data.get("played", {})).items()},
     }
 
 
