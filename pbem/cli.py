@@ -70,7 +70,7 @@ class PbemGroup(click.Group):
                 *("extend", "pause", "resume", "replace", "resign", "rollback"),
             ),
         ),
-        ("Moderators, running games unattended", ("moderate", "judge")),
+        ("Moderators, running games unattended", ("moderate", "judge", "log")),
         ("Anyone", ("status", "verify", "games", "rules", "demo")),
     )
     """How ``pbem --help`` groups the commands; a command in no section is listed last."""
@@ -275,6 +275,28 @@ def rules(game: str) -> None:
     click.echo(game_rules(game), nl=False)
 
 
+def _warn_moderator_cards(moderator: Any, cards: list[Any]) -> None:
+    """Warn (on stderr) about a player's card that holds the moderator's own key: whoever
+    holds that key opens every player's report and the game's secret part."""
+    for card in cards:
+        same = [
+            what
+            for what, mine, theirs in (
+                ("signing", moderator.verify_key, card.verify_key),
+                ("encryption", moderator.age_recipient, card.age_recipient),
+            )
+            if mine == theirs
+        ]
+        if same:
+            click.echo(
+                f"warning: the card of {card.name} holds the moderator's own {' and '.join(same)} key "
+                f"(key id {card.key_id}): the moderator's key opens every player's report and the "
+                f"game's secrets, so {card.name} would see every hidden card.  If that is not meant, "
+                f"give {card.name} a key of their own (pbem keygen {card.name}) and create the game again.",
+                err=True,
+            )
+
+
 @main.command()
 @click.argument("game")
 @click.argument("folder", type=click.Path(file_okay=False))
@@ -318,11 +340,38 @@ def new(
         cards.append(card)
     opts = _option_pairs(options)
     _note_old_option_names(game, opts)
-    gf = GameFolder.create(folder, game, _key(moderator_key), cards, opts, now=_now())
+    identity = _key(moderator_key)
+    _warn_moderator_cards(identity.public(), cards)
+    gf = GameFolder.create(folder, game, identity, cards, opts, now=_now())
     save = gf.read()
     click.echo(f"created {save.game} game {save.game_id} in {folder}")
     click.echo(f"reports for turn 1 are in {gf.reports_dir(1)}")
     click.echo(f"awaiting orders from: {', '.join(save.names[s] for s in save.awaiting)}")
+
+
+def _status_root(root: Path, as_json: bool, moderator_card: str | None) -> None:
+    """``pbem status ROOT``: one line per game under a moderator's root.
+
+    Raises RejectedError (after the table) when a game could not be read."""
+    import json
+
+    from pbem.errors import RejectedError
+    from pbem.moderator.overview import overview, table
+
+    now = int(_now().timestamp())
+    lines = overview(root, now, _card(moderator_card))
+    if as_json:
+        games = [g.to_json() for g in lines]
+        click.echo(json.dumps({"root": str(root), "now": now, "games": games}, indent=2))
+    else:
+        for row in table(lines, now):
+            click.echo(row)
+    broken = [g.folder for g in lines if g.game is None]
+    if broken:
+        raise RejectedError(
+            f"{len(broken)} game folder(s) under {root} cannot be read: {', '.join(broken)}",
+            "pbem status on the game folder says more; the other games are shown",
+        )
 
 
 @main.command()
@@ -330,13 +379,20 @@ def new(
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @_save_moderator_option
 def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
-    """Say the turn and whose orders are awaited (no key needed)."""
+    """Say the turn and whose orders are awaited (no key needed).  FOLDER is a game
+    folder, or a moderator's root: then one line per game under it."""
     import json
 
     from pbem.engine import GameFolder
     from pbem.moderator.actions import status_lines
     from pbem.wording import named_outcome
 
+    if not (Path(folder) / "save.json").exists():
+        from pbem.moderator.overview import game_folders
+
+        if game_folders(Path(folder)):
+            _status_root(Path(folder), as_json, moderator_card)
+            return
     gf = GameFolder(folder)
     save = gf.read(_card(moderator_card))
     names = save.names

@@ -45,17 +45,34 @@ def _admin(game_dir: str, keyfile: str, state_dir: str | None) -> Any:
     )
 
 
-def _print_pass(result: Any, verbose: bool) -> None:
+def _print_pass(result: Any, now: int, *, verbose: bool, once: bool) -> None:
+    """Print what a pass did: one timestamped line per journal entry it wrote (files filed or
+    refused, reminders, stand-ins, turns resolved and started, repairs) and per game it could
+    not run.  A pass that did nothing prints nothing, except with ``once`` (a one-off run),
+    which says so at once; ``verbose`` adds the pass's counts and the games skipped as locked."""
+    from pbem.moderator.journal import stamp
+
+    did = False
     for game in result.games:
+        for entry in game.journal:
+            click.echo(f"{stamp(entry.at if entry.at is not None else now)} {game.game}: {entry.text}")
+            did = True
         if game.error:
-            click.echo(f"{game.game}: error: {game.error}", err=True)
-        elif game.skipped is None and (verbose or game.files or game.advanced):
-            notes = f" ({', '.join(game.notices)})" if game.notices else ""
-            click.echo(f"{game.game}: {game.files} file(s){notes}, {game.advanced} turn(s) resolved")
-    if verbose:
+            click.echo(f"{stamp(now)} {game.game}: error: {game.error}", err=True)
+            did = True
+        elif verbose and game.skipped == "locked":
+            click.echo(f"{stamp(now)} {game.game}: skipped: another pbem command holds its lock")
+    if once and not did:
+        due = [g.next_due for g in result.games if g.next_due is not None and g.next_due > 1]
+        later = f"; next deadline or reminder at {stamp(min(due))}" if due else ""
         click.echo(
-            f"pass: {len(result.games)} games, {result.looked_at} looked at, {result.files} files, "
-            f"{result.advanced} turns resolved in {result.seconds:.3f} s"
+            f"{stamp(now)} nothing to do: {len(result.games)} game(s), no new order files, "
+            f"no turn ready to resolve{later}"
+        )
+    if verbose and (did or once):
+        click.echo(
+            f"{stamp(now)} pass: {len(result.games)} game(s), {result.looked_at} looked at, "
+            f"{result.files} file(s), {result.advanced} turn(s) resolved in {result.seconds:.3f} s"
         )
 
 
@@ -70,6 +87,7 @@ def _loop(run: Any, poll: int, watch: bool, wake: Path | None) -> None:
     run()
     if not watch:
         return
+    click.echo(f"watching: a pass every {poll} s; idle passes print nothing (stop with Ctrl-C)")
     stop = threading.Event()
     # SIGTERM (a service manager) and SIGINT (Ctrl-C, even where a shell started us in the
     # background with SIGINT ignored) end the loop between passes.
@@ -140,12 +158,12 @@ def moderate(
     moderator = Moderator(
         Path(root), _identity(keyfile), state_dir=Path(state_dir) if state_dir else None, settle=settle
     )
-    _loop(
-        lambda: _print_pass(moderator.run_pass(force=force), verbose),
-        poll or moderator.config.poll,
-        watch,
-        Path(root),
-    )
+
+    def run() -> None:
+        now = moderator.clock.now()
+        _print_pass(moderator.run_pass(force=force), now, verbose=verbose, once=not watch)
+
+    _loop(run, poll or moderator.config.poll, watch, Path(root))
 
 
 @click.command()
@@ -187,12 +205,15 @@ def judge(
     judge_ = Judge(moderator, settings)
 
     def run() -> None:
+        from pbem.moderator.journal import stamp
+
+        now = moderator.clock.now()
         intake, result, sent = judge_.run_once()
-        if verbose or intake.mails or sent:
-            click.echo(f"mail: {intake.mails} read, {intake.blocks} order block(s), {sent} sent")
+        if intake.mails or sent:
+            click.echo(f"{stamp(now)} mail: {intake.mails} read, {intake.blocks} order block(s), {sent} sent")
         for line in intake.log:  # mails set aside into the quarantine, flags the server refused
             click.echo(line, err=True)
-        _print_pass(result, verbose)
+        _print_pass(result, now, verbose=verbose, once=not watch and not (intake.mails or sent))
 
     _loop(run, poll or moderator.config.poll, watch, None)
 
@@ -293,7 +314,64 @@ def open_cmd(file: str, keyfile: str) -> None:
     click.echo(open_text(read_text(file, "file", 16 * 1024 * 1024), _identity(keyfile)), nl=False)
 
 
-COMMANDS = (moderate, judge, extend, pause, resume, replace_cmd, resign, rollback, preview, open_cmd)
+@click.command("log")
+@GAME
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output: a list of entries.")
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    metavar="KIND",
+    help="Only entries of this kind (repeatable): turn-started, turn-resolved, accepted, rejected, "
+    "reminder, missed, stand-in, abandoned, extended, paused, resumed, replaced, resigned, rollback, "
+    "repaired, note.",
+)
+@click.option("--turn", type=int, default=None, help="Only entries about this turn.")
+@click.option("--last", type=int, default=None, help="Only the newest N entries (after the filters).")
+def log_cmd(game_dir: str, as_json: bool, kinds: tuple[str, ...], turn: int | None, last: int | None) -> None:
+    """Print the moderator's journal of a game, oldest first, with times (UTC): turns started
+    and resolved, files filed and refused, reminders, stand-ins, pauses, extensions,
+    replacements, resignations, rollbacks.  Needs no key."""
+    import json
+
+    from pbem.errors import UsageError
+    from pbem.moderator.journal import KINDS, read_entries
+    from pbem.moderator.record import read_record, record_path
+
+    folder = Path(game_dir)
+    if not (folder / "save.json").is_file():
+        raise UsageError(
+            f"{game_dir} holds no pbem game (no save.json)", "give a game folder, such as ROOT/GAME"
+        )
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        raise UsageError(f"--kind: unknown kind {', '.join(unknown)}", f"choose from: {', '.join(KINDS)}")
+    if last is not None and last < 1:
+        raise UsageError(f"--last: expected a number of entries from 1 up, got {last}")
+    record, damage = read_record(folder)
+    if damage is not None:
+        click.echo(
+            f"pbem: warning: {record_path(folder)} is damaged ({damage}); "
+            "showing what could be read (the next moderator pass rebuilds it)",
+            err=True,
+        )
+    entries = read_entries(record.log)
+    shown = [e for e in entries if (not kinds or e.kind in kinds) and (turn is None or e.turn == turn)][
+        -last if last else None :
+    ]
+    if as_json:
+        click.echo(json.dumps([e.to_json() for e in shown], indent=1))
+        return
+    if not entries:
+        click.echo(f"no journal yet: pbem moderate (or judge) has not run {folder.name}")
+        return
+    if entries[0].n > 1 and not kinds and turn is None and last is None:
+        click.echo(f"({entries[0].n - 1} older entries are no longer kept)")
+    for entry in shown:
+        click.echo(f"{entry.line()}  [{entry.kind}]")
+
+
+COMMANDS = (moderate, judge, extend, pause, resume, replace_cmd, resign, rollback, preview, open_cmd, log_cmd)
 
 
 def register(group: click.Group) -> None:

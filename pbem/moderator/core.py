@@ -34,6 +34,7 @@ from pbem.keys import Identity
 from pbem.mail.extract import AGE_BINARY_MAGIC
 from pbem.moderator.config import CONFIG_NAME, GameConfig, RootConfig
 from pbem.moderator.durable import arm_engine_writes, remove, step, sweep_tree, write_once
+from pbem.moderator.journal import Entry, added
 from pbem.moderator.lock import local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, PLAYERS_DIR, Outbox, Post
@@ -84,6 +85,8 @@ class GameResult:
     """The notice kinds sent, in order."""
     error: str | None = None
     next_due: int | None = None
+    journal: tuple[Entry, ...] = ()
+    """The journal entries this pass wrote (what it did, with times)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,14 @@ def stand_in_orders(loaded: Loaded, seat: int, stand: Missing) -> list[str]:
         rng = Rng(loaded.seed + f"\x00moderator-bot\x00{loaded.save.turn}\x00{seat}".encode())
         return game.bots[stand.bot](game, view, rng)
     return game.default_orders(view)
+
+
+def awaiting_note(save: Save) -> str:
+    """Whose orders a turn awaits, for the journal (", awaiting bob, carol")."""
+    if save.body["outcome"] is not None:
+        return ": the game is over"
+    waiting = [save.names[s] for s in save.awaiting if s not in save.body["submitted"]]
+    return f", awaiting {', '.join(waiting)}" if waiting else ""
 
 
 def is_game(path: Path) -> bool:
@@ -235,6 +246,7 @@ class Moderator:
         post = Post(game_dir, save.game_id, self.outbox, dict(config.emails))
         repaired = self._ensure_folders(game_dir, save, now)
         record, damage = read_record(game_dir)
+        before = record.log
         if damage is not None or repaired:
             record = self._note_repairs(game_dir, record, damage, repaired, now)
         record = self._recover(folder, game_dir, record, save, now, config.timing, post)
@@ -269,6 +281,7 @@ class Moderator:
             advanced=advanced,
             notices=tuple(kinds),
             next_due=1 if settling else next_due,
+            journal=tuple(added(before, record.log)),
         )
 
     def _quarantine(self, game_dir: Path) -> Quarantine:
@@ -335,7 +348,9 @@ class Moderator:
             stood_in=(),
             handled=(),
             inflight=None,
-        ).logged(f"turn {save.turn} started", at=now, kind="turn-started", turn=save.turn)
+        ).logged(
+            f"turn {save.turn} started" + awaiting_note(save), at=now, kind="turn-started", turn=save.turn
+        )
         if write:
             save_record(game_dir, record)
         return record

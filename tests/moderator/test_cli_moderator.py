@@ -34,12 +34,13 @@ def run(*args: str) -> Result:
 def test_moderate_runs_a_pass(world: dict[str, Path], keys: dict[str, Identity]) -> None:
     result = run("moderate", str(world["root"]), "--key", str(world["key"]), "--settle", "0", "-v")
     assert result.exit_code == 0, result.output
-    assert "pass: 1 games" in result.output
+    assert "pass: 1 game(s)" in result.output and "g1: turn 1 started" in result.output
     game = world["game"]
     [name] = awaited(game)
     drop(game, name, "o.txt", order_block(game, keys, name))
     result = run("moderate", str(world["root"]), "--key", str(world["key"]), "--settle", "0")
-    assert "g1: 1 file(s) (accepted), 1 turn(s) resolved" in result.output
+    assert f"g1: inbox/{name}/o.txt: accepted ({name})" in result.output
+    assert "g1: turn 1 resolved" in result.output and "g1: turn 2 started" in result.output
     assert read(game).turn == 2
 
 
