@@ -407,7 +407,7 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
         "players": [{"name": p["card"]["name"], "status": p["status"]} for p in save.body["players"]],
         "outcome": named_outcome(save.body["outcome"], names),
         "written": save.body["written"],
-        "moderator": status_lines(Path(folder), int(_now().timestamp())),
+        "moderator": status_lines(Path(folder), int(_now().timestamp()), save.game),
         "missing_reports": missing_reports,
         "missing_files": missing_files,
     }

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -65,6 +65,25 @@ def parse_duration(value: object, what: str = "duration") -> int:
     return _bounded(total, what)
 
 
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def choices(bots: Collection[str] | None, wait: bool = True) -> list[str]:
+    """The valid values of a stand-in setting: ``wait`` (where allowed), ``default`` and
+    ``bot:<name>`` for each of ``bots`` (a placeholder when the bots are not known)."""
+    named = [f"bot:{b}" for b in sorted(bots)] if bots is not None else ["bot:<name> (e.g. bot:greedy)"]
+    return [*(["wait"] if wait else []), "default", *named]
+
+
+def installed_bots() -> frozenset[str]:
+    """Every bot of every installed game (what a root-wide default may name)."""
+    from pbem.registry import game_names, get_game
+
+    return frozenset(bot for name in game_names() for bot in get_game(name).bots)
+
+
 def _bounded(seconds: int, what: str) -> int:
     if seconds > MAX_DURATION:
         raise UsageError(f"{what}: longer than ten years", hint="write a shorter duration, e.g. '2d'")
@@ -92,17 +111,26 @@ class Missing:
     bot: str | None = None
 
     @classmethod
-    def parse(cls, value: object, what: str = "on_missing") -> Missing:
-        """Read ``wait``, ``default`` or ``bot:<name>``.  Raises UsageError otherwise."""
-        text = str(value).strip().lower()
+    def parse(
+        cls, value: object, what: str = "on_missing", bots: Collection[str] | None = None, wait: bool = True
+    ) -> Missing:
+        """Read ``wait``, ``default`` or ``bot:<name>``.  With ``bots`` (the game's bots, or
+        every installed game's), a bot must be one of them; without ``wait``, ``wait`` is
+        refused.  Raises UsageError listing the valid choices otherwise."""
+        hint = f"choose one of: {', '.join(choices(bots, wait))}"
+        if not isinstance(value, str):
+            raise UsageError(f"{what}: expected text such as 'default', not {_shown(value)}", hint=hint)
+        text = value.strip().lower()
+        if text == "wait" and not wait:
+            raise UsageError(f"{what}: a seat here must be played, it cannot 'wait'", hint=hint)
         if text in ("wait", "default"):
             return cls(text)
         if text.startswith("bot:") and text[4:].strip():
-            return cls("bot", text[4:].strip())
-        raise UsageError(
-            f"{what}: {value!r} is not a policy",
-            hint="use 'wait', 'default' or 'bot:<name>' (e.g. 'bot:greedy')",
-        )
+            name = text[4:].strip()
+            if bots is not None and name not in bots:
+                raise UsageError(f"{what}: there is no bot called {_shown(name)}", hint=hint)
+            return cls("bot", name)
+        raise UsageError(f"{what}: {_shown(value)} is not a policy", hint=hint)
 
     def __str__(self) -> str:
         return f"bot:{self.bot}" if self.action == "bot" else self.action
@@ -123,8 +151,10 @@ class TimingPolicy:
     on_abandoned: Missing = field(default_factory=lambda: Missing("default"))
 
     @classmethod
-    def from_toml(cls, table: Mapping[str, Any]) -> TimingPolicy:
-        """Build from a parsed ``[timing]`` table.  Raises UsageError for unknown keys or values."""
+    def from_toml(cls, table: Mapping[str, Any], bots: Collection[str] | None = None) -> TimingPolicy:
+        """Build from a parsed ``[timing]`` table; ``bots`` are the bots a stand-in may be
+        (the game's; None: any name).  Raises UsageError for unknown keys, values of the
+        wrong type (a string where a list belongs) and unknown bots, with the valid choices."""
         known = {
             "deadline",
             "reminders",
@@ -150,7 +180,15 @@ class TimingPolicy:
             raise UsageError("[timing] deadline: must be longer than 0", hint="or write 'none'")
         raw_reminders = table.get("reminders", [])
         if not isinstance(raw_reminders, list):
-            raw_reminders = [raw_reminders]
+            raise UsageError(
+                f"[timing] reminders: expected a list of durations, not {_shown(raw_reminders)}",
+                hint='write it in brackets, e.g. reminders = ["24h", "2h"] (or [] for none)',
+            )
+        if len(raw_reminders) > 20:
+            raise UsageError(
+                f"[timing] reminders: {len(raw_reminders)} reminders a turn is too many",
+                hint="use at most 20",
+            )
         reminders = tuple(
             sorted(
                 {parse_duration(r, "[timing] reminders") for r in raw_reminders},
@@ -162,19 +200,21 @@ class TimingPolicy:
         abandon_after = table.get("abandon_after", 0)
         if isinstance(abandon_after, bool) or not isinstance(abandon_after, int) or abandon_after < 0:
             raise UsageError(f"[timing] abandon_after: expected a whole number >= 0, got {abandon_after!r}")
-        abandon_count = str(table.get("abandon_count", "consecutive")).lower()
-        if abandon_count not in ("consecutive", "total"):
-            raise UsageError("[timing] abandon_count: expected 'consecutive' or 'total'")
-        on_abandoned = Missing.parse(table.get("on_abandoned", "default"), "[timing] on_abandoned")
-        if on_abandoned.action == "wait":
+        abandon_count = table.get("abandon_count", "consecutive")
+        if not isinstance(abandon_count, str) or abandon_count.lower() not in ("consecutive", "total"):
             raise UsageError(
-                "[timing] on_abandoned: an abandoned seat must be played ('default' or 'bot:<name>')"
+                f"[timing] abandon_count: expected 'consecutive' or 'total', not {_shown(abandon_count)}",
+                hint="choose one of: consecutive, total",
             )
+        abandon_count = abandon_count.lower()
+        on_abandoned = Missing.parse(
+            table.get("on_abandoned", "default"), "[timing] on_abandoned", bots, wait=False
+        )
         return cls(
             deadline=deadline,
             reminders=reminders if deadline is not None else (),
             grace=parse_duration(table.get("grace", 0), "[timing] grace"),
-            on_missing=Missing.parse(table.get("on_missing", "wait"), "[timing] on_missing"),
+            on_missing=Missing.parse(table.get("on_missing", "wait"), "[timing] on_missing", bots),
             abandon_after=abandon_after,
             abandon_count=abandon_count,
             on_abandoned=on_abandoned,

@@ -170,9 +170,9 @@ class GameAdmin:
         from pbem.moderator.core import stand_in_orders
         from pbem.wording import event_lines, name_seats
 
-        config = GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent))
         folder = self.folder
         loaded = folder.load(self.identity)
+        config = GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent), loaded.game.bots)
         save = loaded.save
         record = load_record(self.game_dir)
         lines = [f"preview of game {save.game_id}, turn {save.turn} (nothing is written):"]
@@ -202,16 +202,21 @@ class GameAdmin:
         return lines
 
 
-def status_lines(game_dir: Path, now: int) -> list[str]:
-    """Deadline, grace, reminders and missed turns of a moderated game, for ``pbem status``.
+def status_lines(game_dir: Path, now: int, game: str | None = None) -> list[str]:
+    """Deadline, grace, reminders and missed turns of a moderated game, for ``pbem status``
+    (``game``: its kind, whose bots a stand-in may be).
 
-    Empty for a game the moderator has not run yet.  Needs no key.
+    Empty for a game the moderator has not run yet.  Needs no key.  Raises UsageError for
+    moderator settings that are refused.
     """
+    from pbem.registry import get_game
+
     record = load_record(Path(game_dir))
     if record.clock is None:
         return []
     root = RootConfig.load(Path(game_dir).parent)
-    policy = GameConfig.load(Path(game_dir), root).timing
+    bots = get_game(game).bots if game is not None else None
+    policy = GameConfig.load(Path(game_dir), root, bots).timing
     state = due(policy, record.clock, now)
 
     def when(t: int) -> str:

@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
 from pbem.moderator.quarantine import Unreadable, read_untrusted, shown
-from pbem.timing import TimingPolicy, parse_duration
+from pbem.timing import TimingPolicy, installed_bots, parse_duration
 
 CONFIG_NAME = "moderator.toml"
 MAX_CONFIG_BYTES = 1024 * 1024
 """A settings file is a few hundred bytes; a larger one is refused unread."""
+STAND_INS = ("on_missing", "on_abandoned")
+"""The [timing] settings that name a stand-in (a bot among them)."""
 MAX_SETTLE = 86400
 MAX_POLL = 86400
 _ADDRESS = re.compile(r"[^\s@<>,;:\\\"()\[\]]{1,64}@[^\s@<>,;:\\\"()\[\]]{1,190}")
@@ -85,9 +87,9 @@ def _duration(value: object, what: str, low: int, high: int) -> int:
     return seconds
 
 
-def _timing(table: Mapping[str, Any], where: str) -> TimingPolicy:
+def _timing(table: Mapping[str, Any], where: str, bots: Collection[str] | None = None) -> TimingPolicy:
     try:
-        return TimingPolicy.from_toml(table)
+        return TimingPolicy.from_toml(table, bots)
     except UsageError as exc:
         raise UsageError(f"{where}: {exc.message}", hint=exc.hint) from None
 
@@ -117,7 +119,9 @@ class RootConfig:
             )
         timing = _table(raw, "timing", str(path))
         _table(raw, "mail", str(path))
-        _timing(timing, str(path))  # fail early on a bad default
+        # Fail early on a bad default; a bot named here must be some installed game's.
+        named_bot = any(str(timing.get(k, "")).strip().lower().startswith("bot:") for k in STAND_INS)
+        _timing(timing, str(path), installed_bots() if named_bot else None)
         return cls(
             settle=_duration(mod.get("settle", 2), f"{path} [moderator] settle", 0, MAX_SETTLE),
             poll=max(1, _duration(mod.get("poll", 30), f"{path} [moderator] poll", 0, MAX_POLL)),
@@ -138,8 +142,9 @@ class GameConfig:
         return self.emails.get(name.lower())
 
     @classmethod
-    def load(cls, game_dir: Path, root: RootConfig) -> GameConfig:
-        """Read ``<game>/moderator.toml`` over the root's defaults.  Raises UsageError."""
+    def load(cls, game_dir: Path, root: RootConfig, bots: Collection[str] | None = None) -> GameConfig:
+        """Read ``<game>/moderator.toml`` over the root's defaults; a stand-in bot must be
+        one of ``bots`` (the game's) when they are given.  Raises UsageError."""
         path = game_dir / CONFIG_NAME
         raw = read_toml(path)
         unknown = sorted(set(raw) - {"timing", "players"})
@@ -148,7 +153,7 @@ class GameConfig:
                 f"{path}: unknown table(s) {shown(', '.join(unknown), 120)}",
                 hint="a game's moderator.toml holds [timing] and [players.<name>] only",
             )
-        timing = _timing({**root.timing, **_table(raw, "timing", str(path))}, str(path))
+        timing = _timing({**root.timing, **_table(raw, "timing", str(path))}, str(path), bots)
         emails: dict[str, str] = {}
         for name, table in _table(raw, "players", str(path)).items():
             where = f"{path} [players.{shown(name, 40)}]"

@@ -51,6 +51,7 @@ from pbem.moderator.quarantine import (
 from pbem.moderator.record import RECORD_DIR, Record, load_record, read_record, record_path, save_record
 from pbem.moderator.scan import InboxFile, Index, inbox_files, signature, watched_paths
 from pbem.moderator.standin import continuing, descriptions, tell_abandoned, tell_stand_ins, with_stood_in
+from pbem.registry import get_game
 from pbem.rng import Rng
 from pbem.save import Save
 from pbem.timing import Clock, Missing, SystemClock, TimingPolicy, TurnClock, due, record_turn, stand_in
@@ -242,7 +243,7 @@ class Moderator:
         game_dir = folder.path
         sweep_tree(game_dir, skip=(INBOX_DIR,))
         save = folder.read(self.card)
-        config = GameConfig.load(game_dir, self.config)
+        config = GameConfig.load(game_dir, self.config, get_game(save.game).bots)
         post = Post(game_dir, save.game_id, self.outbox, dict(config.emails))
         repaired = self._ensure_folders(game_dir, save, now)
         record, damage = read_record(game_dir)

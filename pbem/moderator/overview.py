@@ -20,6 +20,7 @@ from pbem.keys import PublicCard
 from pbem.moderator.config import GameConfig, RootConfig
 from pbem.moderator.journal import read_entries, stamp
 from pbem.moderator.record import read_record
+from pbem.registry import get_game
 from pbem.timing import due, format_duration
 
 
@@ -115,7 +116,7 @@ def game_line(game_dir: Path, now: int, root: RootConfig | PbemError, card: Publ
     try:
         if isinstance(root, PbemError):
             raise root
-        policy = GameConfig.load(game_dir, root).timing
+        policy = GameConfig.load(game_dir, root, get_game(save.game).bots).timing
     except PbemError as exc:
         return replace(line, problem=exc.message)
     state = due(policy, record.clock, now)
