@@ -60,6 +60,10 @@ _OLD_KINDS = (
 )
 
 
+MAX_NUMBER = 10**11
+"""Times, turns and entry numbers above this are damage (10**11 s is the year 5138)."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One journal entry, read from either form."""
@@ -90,7 +94,10 @@ def stamp(at: int | None) -> str:
     """``at`` as a UTC time to the second (``2027-01-15 08:00:00Z``), or a dash for no time."""
     if at is None:
         return "-" + " " * 19
-    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+    try:
+        return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+    except (ValueError, OverflowError, OSError):
+        return "?" + " " * 19
 
 
 def parse_stamp(text: str) -> tuple[int | None, str]:
@@ -121,8 +128,8 @@ def make_entry(
     return entry.to_json()
 
 
-def _int_or_none(value: object) -> int | None:
-    return value if type(value) is int else None
+def _int_or_none(value: object, low: int = -MAX_NUMBER, high: int = MAX_NUMBER) -> int | None:
+    return value if type(value) is int and low <= value <= high else None
 
 
 def read_entries(log: Iterable[object], first: int = 1) -> list[Entry]:
@@ -143,7 +150,7 @@ def read_entries(log: Iterable[object], first: int = 1) -> list[Entry]:
             out.append(
                 Entry(
                     n,
-                    _int_or_none(raw.get("at")),
+                    _int_or_none(raw.get("at"), 0, MAX_NUMBER),
                     what if isinstance(what, str) and what in KINDS else "note",
                     said if isinstance(said, str) else "",
                     _int_or_none(raw.get("turn")),
