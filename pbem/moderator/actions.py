@@ -26,7 +26,7 @@ from pbem.moderator.lock import local_state_dir
 from pbem.moderator.post import PLAYERS_DIR
 from pbem.moderator.record import Record, load_record, save_record
 from pbem.moderator.scan import Index
-from pbem.timing import Clock, SystemClock, TurnClock, due, format_duration, stand_in
+from pbem.timing import Clock, Missing, SystemClock, TurnClock, due, format_duration, stand_in
 
 
 @dataclass
@@ -168,6 +168,7 @@ class GameAdmin:
     def preview(self) -> list[str]:
         """What advancing now would do, stand-ins included, without writing anything."""
         from pbem.moderator.core import stand_in_orders
+        from pbem.moderator.standin import descriptions
         from pbem.wording import event_lines, name_seats
 
         folder = self.folder
@@ -177,6 +178,7 @@ class GameAdmin:
         record = load_record(self.game_dir)
         lines = [f"preview of game {save.game_id}, turn {save.turn} (nothing is written):"]
         fill: dict[int, list[str]] = {}
+        stands: dict[int, Missing] = {}
         for seat in save.awaiting:
             if seat in save.body["submitted"]:
                 continue
@@ -193,7 +195,10 @@ class GameAdmin:
             else:
                 lines.append(f"  {name} sent no orders; would play {stand} orders")
             fill[seat] = stand_in_orders(loaded, seat, stand)
-        result = folder.advance(self.identity, now=self._dt(), fill=fill, preview=True)
+            stands[seat] = stand
+        result = folder.advance(
+            self.identity, now=self._dt(), fill=fill, preview=True, stand_in=descriptions(stands)
+        )
         lines += event_lines(result.events, save.names)
         if result.outcome is not None:
             lines.append(f"  the game would end: {name_seats(result.outcome.summary, save.names)}")
