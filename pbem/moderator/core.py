@@ -740,7 +740,7 @@ class Moderator:
         how: dict[int, Missing] = {}
         waiting = False
         carried: set[str] = set()  # a go the stand-in began, finished at once
-        if record.stood_in:
+        if record.stood_in and callable(getattr(get_game(save.game), "mid_turn", None)):
             asked = [s for s in missing if names[s].lower() in record.stood_in and statuses[s] == "active"]
             for seat in continuing(folder.load(self.identity), asked) if asked else ():
                 if stand_in(policy, record.seat(names[seat])).action != "wait":
