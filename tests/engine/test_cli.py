@@ -207,7 +207,11 @@ def test_status(world: World, game: Path) -> None:
     assert info["turn"] == 1 and info["awaiting"] == ["alice"] and info["submitted"] == []
     assert [p["name"] for p in info["players"]] == list(PLAYERS)
     assert info["outcome"] is None
-    fails(world.run("status", str(game.parent)), 2, "holds no pbem game")
+    # A folder of game folders is a moderator's root: one line per game (issue 9 §4).
+    overview = ok(world.run("status", str(game.parent)))
+    assert overview.output.splitlines()[1].split()[:4] == [game.name, "symbiote", "1", "alice"]
+    (game.parent / "empty").mkdir()
+    fails(world.run("status", str(game.parent / "empty")), 2, "holds no pbem game")
 
 
 def test_status_of_a_tampered_save(world: World, game: Path) -> None:
