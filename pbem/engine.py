@@ -33,8 +33,10 @@ from pbem.errors import (
     ConflictError,
     DuplicateError,
     ForeignError,
+    FormatError,
     NotAwaitedError,
     OrdersRejected,
+    PbemError,
     ReplayError,
     RollbackError,
     SignatureError,
@@ -160,6 +162,26 @@ class Loaded:
         """The seed hidden chance is drawn from now: the game's, or the fresh one drawn at the
         latest rollback (see :meth:`GameFolder.rollback`)."""
         return current_seed(self.secret.seed, self.secret.log)
+
+
+def saved_call(save: Save, step: Callable[..., T], *args: Any) -> T:
+    """Run the game's code on a position read from ``save``.
+
+    The signature says the moderator wrote the save, not that its position is one the game
+    it names can read (a save re-signed over another game's state, or written by a buggy
+    plug-in).  Raises FormatError naming the save instead of the game's own exception; pbem
+    errors and the game's OrderErrors pass through.
+    """
+    try:
+        return step(*args)
+    except (PbemError, OrderErrors):
+        raise
+    except Exception as exc:  # the game's code on data it never checked: any error is a refusal
+        raise FormatError(
+            f"{save.source}: the save says this is a {save.game} game, but {save.game} cannot read its "
+            f"position ({type(exc).__name__}: {shorten(str(exc), 80)})",
+            "restore the save from the game's history/ folder or your backup",
+        ) from None
 
 
 class SeenRecord:
@@ -292,11 +314,18 @@ class GameFolder:
         return self._origin[1]
 
     def load(self, moderator: Identity) -> Loaded:
-        """Verify the save, check it is not rolled back, and open its secret part."""
+        """Verify the save, check it is not rolled back, and open its secret part.
+
+        Raises FormatError when the game the save names cannot read its position (a save
+        signed with this moderator's key over another game's state), besides what
+        :meth:`read` and :func:`open_secret` raise."""
         save = self.read(moderator.public())
         self.seen.check(save)
         secret = open_secret(save, moderator)
-        return Loaded(save, secret, get_game(save.game))
+        game = get_game(save.game)
+        saved_call(save, game.to_act, secret.state)
+        saved_call(save, game.observe, secret.state, None)
+        return Loaded(save, secret, game)
 
     # ---- writing ---------------------------------------------------------------------------
     def _write(
@@ -662,7 +691,8 @@ class GameFolder:
         """Every file the reports of ``save``'s turn must have: each player's report, the
         public report and the game's pictures (named from the public view; no key needed)."""
         folder = self.reports_dir(save.turn)
-        pictures = get_game(save.game).pictures(View(save.game, None, save.body["public"]))
+        view = View(save.game, None, save.body["public"])
+        pictures = saved_call(save, get_game(save.game).pictures, view)
         names = [f"{name}.txt" for name in save.names] + ["public.txt"] + sorted(pictures)
         return [folder / name for name in names]
 

@@ -373,6 +373,23 @@ def test_a_signed_save_of_odd_structure(table: Table, game: Path, odd: str) -> N
     }
 
 
+@pytest.mark.parametrize("other", ["symbioz", "jovian-syzygy"])
+def test_a_signed_save_of_another_games_position(table: Table, game: Path, other: str) -> None:
+    """A save re-signed with the moderator's own key but naming another game over this
+    game's position: every command that runs the game's code on it refuses it, naming the
+    save, instead of the last-resort net."""
+    _resign(table, game, lambda b: b.__setitem__("game", other))
+    home = game.parent / "home"
+    before = snapshot(game, home)
+    commands = [args for args in _moderator_commands(table, game) if args[0] not in ("verify", "pause")]
+    for args in commands:
+        refused(run(home, *args), (1,), f"the save says this is a {other} game", "history/")
+    after = snapshot(game, home)
+    assert {k: v for k, v in after.items() if ".pbem-lock" not in k} == {
+        k: v for k, v in before.items() if ".pbem-lock" not in k
+    }
+
+
 @pytest.mark.parametrize(
     "orders",
     [{"0": ["garbage"]}, {"0": {"take": [1, "y"]}}, {"2": None}, {"1": {"x": {"y": {"z": []}}}}],
