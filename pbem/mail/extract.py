@@ -34,6 +34,10 @@ MAX_BLOCKS = 20
 _QUOTE = re.compile(r"^((?:[ \t]*>)+[ \t]?)")
 
 
+MAX_PAD_LINES = 10_000
+"""Blank lines the judge puts above a block it files so line numbers match the mail."""
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One block that may be an order file.
@@ -47,6 +51,17 @@ class Candidate:
     kind: str
     source: str
     quoted: bool = False
+    line: int = 1
+    """The line of the text part where the block's BEGIN line stands (1 for attachments)."""
+
+    def filed_text(self) -> str:
+        """The block as the judge files it: preceded by as many blank lines as stood above it
+        in the mail's text, so that the engine's line numbers are the lines of the mail the
+        player wrote (blank lines outside the block are ignored by every reader).  Beyond
+        :data:`MAX_PAD_LINES` the block is filed as it is (its lines then count from BEGIN)."""
+        data = self.data if isinstance(self.data, str) else self.data.decode("ascii", "replace")
+        above = self.line - 1
+        return "\n" * above + data if above <= MAX_PAD_LINES else data
 
 
 @dataclass(frozen=True)
@@ -139,7 +154,7 @@ def find_blocks(text: str, source: str, limit: int = MAX_BLOCKS + 1) -> list[Can
                 break
         if closed:
             block[-1] = end
-            out.append(Candidate("\n".join(block) + "\n", kind, source, quoted=depth > 0))
+            out.append(Candidate("\n".join(block) + "\n", kind, source, quoted=depth > 0, line=i + 1))
         i = max(j, i + 1)
     return out
 

@@ -198,7 +198,7 @@ class Judge:
             if game_dir is None or not isinstance(cand.data, str):
                 why.append(reason or cand.source)
                 continue
-            placed.append((game_dir, cand.data))
+            placed.append((game_dir, cand.filed_text()))
         problem = found.problem()
         hint = None
         if problem is None and not placed:
