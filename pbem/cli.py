@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from pbem.cli_options import MODERATOR_KEY
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -125,14 +127,7 @@ _player_key = click.option(
     type=click.Path(exists=True, dir_okay=False),
     help="Your own secret identity file (NAME.key from pbem keygen): opens your part, signs your orders.",
 )
-_moderator_key = click.option(
-    "--key",
-    "keyfile",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="The moderator's secret identity file: the .key the game was created with "
-    "(pbem new --moderator-key).",
-)
+_moderator_key = MODERATOR_KEY
 _pin_option = _moderator_option(
     "The moderator's public card; without it, the key first seen for this game is required."
 )

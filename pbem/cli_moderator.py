@@ -15,13 +15,8 @@ from typing import Any
 
 import click
 
-KEY = click.option(
-    "--key",
-    "keyfile",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="The moderator's secret identity file: the .key the games were created with.",
-)
+from pbem.cli_options import MODERATOR_KEY as KEY
+
 STATE = click.option(
     "--state-dir",
     type=click.Path(file_okay=False),
