@@ -128,6 +128,13 @@ _player_key = click.option(
     help="Your own secret identity file (NAME.key from pbem keygen): opens your part, signs your orders.",
 )
 _moderator_key = MODERATOR_KEY
+_variant_option = click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A variant option (pbem games lists them).",
+)
 _pin_option = _moderator_option(
     "The moderator's public card; without it, the key first seen for this game is required."
 )
@@ -309,13 +316,7 @@ def _warn_moderator_cards(moderator: Any, cards: list[Any]) -> None:
     metavar="NAME=CARD.pub",
     help="A seat, in clockwise order: the player's name and public key card.",
 )
-@click.option(
-    "--option",
-    "options",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A variant option (pbem games lists them).",
-)
+@_variant_option
 def new(
     game: str, folder: str, moderator_key: str, players: tuple[str, ...], options: tuple[str, ...]
 ) -> None:
@@ -665,13 +666,7 @@ def verify(folder: str, moderator_card: str | None) -> None:
     help="Folder for all files; must be empty or absent (a failed demo leaves it so).",
 )
 @click.option("--bots", default="greedy,random", help="Bots by seat, comma-separated, cycled.")
-@click.option(
-    "--option",
-    "options",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A variant option (pbem games lists them).",
-)
+@_variant_option
 def demo(game: str, players: int | None, seed: int, out: str, bots: str, options: tuple[str, ...]) -> None:
     """Play a whole game with bots through the real pipeline and print the winner.
 

@@ -31,6 +31,20 @@ _WHY = {
 }
 
 
+def read_fd(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes from an open file descriptor, read in 1 MiB chunks (so a file
+    that grows while it is read never makes pbem read more).  Raises OSError as os.read does."""
+    chunks: list[bytes] = []
+    left = limit
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
 def shorten(text: str, limit: int = 60) -> str:
     """``text`` for a message: cut to about ``limit`` characters, saying how long it was."""
     return text if len(text) <= limit else f"{text[: limit - 20]}... ({len(text):,} characters)"
@@ -65,19 +79,11 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MA
                 f"{what} {name} is {info.st_size:,} bytes; pbem reads at most {limit:,}",
                 "check that this is the right file",
             )
-        chunks = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
+        data = read_fd(fd, limit + 1)
     except OSError as exc:
         raise UsageError(f"cannot read {what} {name}: {describe_os_error(exc)}") from None
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) > limit:
         raise FormatError(
             f"{what} {name} is larger than {limit:,} bytes", "check that this is the right file"

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from pbem.errors import RejectedError
 from pbem.folder import fsync_dir
+from pbem.inputs import read_fd
 from pbem.moderator.durable import write_atomic, write_once
 
 QUARANTINE_DIR = "quarantine"
@@ -114,15 +115,7 @@ def read_untrusted(path: Path, limit: int, follow_links: bool = False) -> tuple[
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise Unreadable(f"it is {kind_of_mode(st.st_mode)}, not a file")
-        chunks: list[bytes] = []
-        left = limit
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks), st.st_size
+        return read_fd(fd, limit), st.st_size
     except OSError as exc:
         raise Unreadable(f"it cannot be read ({os.strerror(exc.errno or 0) or exc})") from None
     finally:
