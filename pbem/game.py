@@ -245,3 +245,32 @@ class Game(Protocol):
         """Files to attach to a report, name -> text (an SVG board, say); may be empty.
         Only public facts may be drawn: pictures are not encrypted."""
         ...
+
+
+Chartable = Mapping[str, Mapping[int, int]]
+"""What :meth:`Archived.charts` returns: chart title -> {seat: whole number}."""
+
+
+class Archived(Protocol):
+    """Optional hooks for ``pbem archive`` (:mod:`pbem.archive`); a game may have either,
+    both or none (the engine looks each up with ``getattr``, as it does ``redraw``).
+
+    A game keeps them in ``games/<game>/charts.py`` and exposes them on its ``GAME``
+    object; Parasite, say, would chart health and tokens from its views.
+    """
+
+    def charts(self, view: View) -> Chartable:
+        """What the game scores, as far as ``view`` tells it: chart title -> {seat: value}
+        (whole numbers), for the seats whose value this view shows.  The archive calls it
+        on every turn's views and draws one line per player over the turns (inline SVG):
+        for the full archive it takes each player's value from that player's own view (or
+        the public view), for a player's archive only from the views that player read, so
+        a chart never shows what its reader could not see.  Absent: no charts."""
+        ...
+
+    def order_lines(self, view: View, orders: JSON) -> list[str]:
+        """``orders`` (what :meth:`Game.validate` returned for ``view``) written back as
+        order lines a player could have written; the archive shows them where it cannot
+        read the player's own text (a finished game's saves keep only this JSON).  Must
+        not raise for orders ``validate`` returned.  Absent: the archive shows the JSON."""
+        ...

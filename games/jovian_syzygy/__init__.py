@@ -13,6 +13,7 @@ from pbem.padding import Padding
 from pbem.rng import Rng
 
 from . import bots, orders, rules, svg, view
+from . import charts as archive
 
 INFO = GameInfo(
     name="jovian-syzygy",
@@ -67,6 +68,7 @@ class JovianSyzygy:
 
     info = INFO
     bots: Mapping[str, Bot] = bots.BOTS
+    charts, order_lines = archive.charts, archive.order_lines  # pbem archive's hooks (pbem.game.Archived)
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         """Initial state; raises ValueError for a bad player count or option."""

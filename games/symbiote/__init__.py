@@ -14,6 +14,7 @@ from pbem.padding import Padding
 from pbem.rng import Rng
 
 from . import bots, forms, orders, report, rules, view
+from . import charts as archive
 from .rules import who
 
 INFO = GameInfo(
@@ -65,6 +66,7 @@ class Symbiote:
 
     info = INFO
     bots: Mapping[str, Bot] = bots.BOTS
+    charts, order_lines = archive.charts, archive.order_lines  # pbem archive's hooks (pbem.game.Archived)
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         """Deal a new game.  Raises ValueError for a bad player count or option."""

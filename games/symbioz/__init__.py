@@ -13,6 +13,7 @@ from pbem.game import Bot, GameInfo, OrderLine, Outcome, Resolution, View
 from pbem.padding import Padding
 from pbem.rng import Rng
 from pbem_games.symbioz import bots, orders, phases, state, svg, view
+from pbem_games.symbioz import charts as archive
 
 INFO = GameInfo(
     name="symbioz",
@@ -34,6 +35,7 @@ class Symbioz:
 
     info = INFO
     bots: Mapping[str, Bot] = MappingProxyType({"random": bots.random_bot, "greedy": bots.greedy_bot})
+    charts, order_lines = archive.charts, archive.order_lines  # pbem archive's hooks (pbem.game.Archived)
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> state.State:
         """The state before turn 1.  Raises ValueError for 1 or 5+ players or a bad option."""
