@@ -73,7 +73,7 @@ class PbemGroup(click.Group):
             ),
         ),
         ("Moderators, running games unattended", ("moderate", "judge", "log")),
-        ("Anyone", ("status", "verify", "games", "rules", "demo")),
+        ("Anyone", ("status", "verify", "archive", "games", "rules", "demo")),
     )
     """How ``pbem --help`` groups the commands; a command in no section is listed last."""
 
@@ -647,6 +647,43 @@ def verify(folder: str, moderator_card: str | None) -> None:
 
     turns = verify_replay(GameFolder(folder).read(_card(moderator_card)))
     click.echo(f"verified: {turns} turns re-played from the revealed seed reach the final position")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--out", "out_dir", required=True, type=click.Path(), help="Folder for the archive files.")
+@click.option(
+    "--key",
+    "keyfile",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Before the end: yours gives your own archive, the moderator's the full one (confidential).",
+)
+def archive(folder: str, out_dir: str, keyfile: str | None) -> None:
+    """Write a game as one HTML page and one text file, every secret revealed (FOLDER: a
+    finished game, or a moderator root: every game in it, with an index page)."""
+    from pathlib import Path
+
+    from pbem.archive.write import archive_game, archive_root
+    from pbem.errors import RejectedError
+
+    identity = None if keyfile is None else _key(keyfile)
+    if (Path(folder) / "save.json").exists():
+        done = [archive_game(Path(folder), Path(out_dir), identity)]
+    else:
+        done = archive_root(Path(folder), Path(out_dir), identity)
+        click.echo(f"index written to {Path(out_dir) / 'index.html'}")
+    for item in done:
+        if item.html is None:
+            click.echo(f"{item.folder.name}: not archived: {item.problem}", err=True)
+        else:
+            click.echo(f"{item.folder.name}: {item.summary}: {item.html} and {item.text}")
+    refused = [item for item in done if item.html is None]
+    if refused:
+        raise RejectedError(
+            f"{len(refused)} of {len(done)} games were not archived: "
+            + ", ".join(item.folder.name for item in refused),
+            "the lines above say why; a game not over yet needs a key (--key)",
+        )
 
 
 @main.command()

@@ -1,0 +1,114 @@
+"""Writing archives: one game's HTML and text files, or every game under a moderator root
+with an index page (``index.html`` and ``index.txt``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from pbem.archive.build import build_archive
+from pbem.archive.html import CSS, render_html
+from pbem.archive.model import Archive
+from pbem.archive.text import fold, render_text
+from pbem.errors import PbemError, UsageError
+from pbem.folder import atomic_write
+from pbem.keys import Identity
+
+
+@dataclass(frozen=True)
+class Written:
+    """One game's archive files, or why the game has none."""
+
+    folder: Path
+    html: Path | None
+    text: Path | None
+    summary: str
+    problem: str | None = None
+
+
+def file_stem(archive: Archive) -> str:
+    """The archive files' name: game, id and (for a player's archive) the reader."""
+    stem = f"{archive.game}-{archive.game_id}"
+    if archive.scope == "player" and archive.reader:
+        stem += f"-{archive.reader}"
+    elif archive.confidential:
+        stem += "-confidential"
+    return stem
+
+
+def _out_dir(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} is a file, not a folder", "name a folder for the archive with --out")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the folder {out}: {exc.strerror or exc}") from None
+
+
+def write_archive(archive: Archive, out: Path) -> tuple[Path, Path]:
+    """Write ``archive`` as ``<stem>.html`` and ``<stem>.txt`` in ``out`` (made if needed)."""
+    _out_dir(out)
+    stem = file_stem(archive)
+    html, text = out / f"{stem}.html", out / f"{stem}.txt"
+    atomic_write(html, render_html(archive), durable=False)
+    atomic_write(text, render_text(archive), durable=False)
+    return html, text
+
+
+def archive_game(folder: Path, out: Path, identity: Identity | None = None) -> Written:
+    """Build and write the archive of the game in ``folder``.  Raises what
+    :func:`pbem.archive.build.build_archive` raises; writes nothing then."""
+    archive = build_archive(folder, identity)
+    html, text = write_archive(archive, out)
+    summary = f"{archive.title}, {len(archive.turns)} turns: {archive.outcome or 'not over'}"
+    return Written(folder, html, text, summary)
+
+
+def archive_root(root: Path, out: Path, identity: Identity | None = None) -> list[Written]:
+    """Archive every game folder under ``root`` that ``identity`` may archive (without a key:
+    the finished ones) into ``out``, and write an index page of them all.  A game that is
+    refused does not stop the others: its line in the index says why."""
+    from pbem.moderator.overview import game_folders
+
+    folders = game_folders(root)
+    if not folders:
+        raise UsageError(f"{root} holds no pbem game (no folder with a save.json under it)")
+    _out_dir(out)
+    done: list[Written] = []
+    for folder in folders:
+        try:
+            done.append(archive_game(folder, out, identity))
+        except PbemError as exc:
+            problem = exc.message + (f" ({exc.hint})" if getattr(exc, "hint", None) else "")
+            done.append(Written(folder, None, None, "", problem))
+    write_index(done, out)
+    return done
+
+
+def write_index(done: list[Written], out: Path) -> tuple[Path, Path]:
+    """``index.html`` and ``index.txt`` in ``out``: a line per game, linking its archive."""
+    rows, lines = [], ["Archived games", "=" * 14, ""]
+    for item in done:
+        name = escape(item.folder.name)
+        if item.html is not None and item.text is not None:
+            rows.append(
+                f'<li><a href="{escape(item.html.name)}">{name}</a>: {escape(item.summary)} '
+                f'(<a href="{escape(item.text.name)}">text</a>)</li>'
+            )
+            lines.append(f"{item.folder.name}: {item.summary}")
+            lines.append(f"  {item.html.name}, {item.text.name}")
+        else:
+            rows.append(f"<li>{name}: not archived: {escape(item.problem or '')}</li>")
+            lines.append(f"{item.folder.name}: not archived: {item.problem}")
+    html = (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>Archived games</title><style>{CSS}</style></head><body>"
+        f"<h1>Archived games</h1><ul>{''.join(rows)}</ul></body></html>\n"
+    )
+    index_html, index_text = out / "index.html", out / "index.txt"
+    atomic_write(index_html, html, durable=False)
+    atomic_write(index_text, "\n".join(fold(lines)) + "\n", durable=False)
+    return index_html, index_text
