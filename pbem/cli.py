@@ -270,11 +270,12 @@ def games() -> None:
 
 @main.command()
 @click.argument("game")
-def rules(game: str) -> None:
+@click.option("--cards", is_flag=True, help="Print only the game's card list (games whose cards are data).")
+def rules(game: str, cards: bool) -> None:
     """Print GAME's rules summary: order syntax, variants and rulings (its README.md)."""
-    from pbem.registry import game_rules
+    from pbem.registry import game_card_list, game_rules
 
-    click.echo(game_rules(game), nl=False)
+    click.echo(game_card_list(game) if cards else game_rules(game), nl=False)
 
 
 def _warn_moderator_cards(moderator: Any, cards: list[Any]) -> None:

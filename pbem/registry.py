@@ -51,6 +51,23 @@ def get_game(name: str) -> Game:
     raise UsageError(f"no game called {name!r}; installed games: {', '.join(game_names())}")
 
 
+def game_card_list(name: str) -> str:
+    """The card list a game ships as a readable reference (72 columns): the
+    ``reference_text()`` of the ``reference`` module beside the game's package (Parasite).
+    Raises UsageError for an unknown game and for a game without a card list."""
+    parts = type(get_game(name)).__module__.split(".")
+    for end in range(len(parts), 1, -1):  # the module's package, then its parents
+        try:
+            reference = import_module(".".join([*parts[:end], "reference"]))
+        except ModuleNotFoundError as error:
+            if error.name != ".".join([*parts[:end], "reference"]):
+                raise
+            continue
+        if callable(getattr(reference, "reference_text", None)):
+            return str(reference.reference_text())
+    raise UsageError(f"the game {name!r} has no card list", f"pbem rules {name} prints its rules")
+
+
 def game_rules(name: str) -> str:
     """The rulebook summary a game ships: the README.md of its package (order syntax,
     variants, rulings).  Raises UsageError naming the installed games for an unknown one,
