@@ -71,8 +71,35 @@ def _check(value: Any) -> bool:
     """Walk ``value``; raise FormatError for anything that is not integer-only JSON data.
 
     Returns True when some key has a character beyond U+FFFF (needs UTF-16 key order).
+    The walk keeps no paths (it runs over every save and report written); only when it finds
+    something wrong does :func:`_explain` walk again to name where.
     """
     astral = False
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is dict:
+            for key in item:
+                if type(key) is not str:
+                    _explain(value)
+                if not key.isascii() and max(map(ord, key)) > 0xFFFF:
+                    astral = True
+            extend(item.values())
+        elif kind is list:
+            extend(item)
+        elif kind is int:
+            if not -MAX_INT <= item <= MAX_INT:
+                _explain(value)
+        elif not (kind is str or kind is bool or item is None):
+            _explain(value)
+    return astral
+
+
+def _explain(value: Any) -> None:
+    """Raise FormatError naming the first thing in ``value`` that is not integer-only JSON
+    data, with its path (``$.state.hands[2]``)."""
     stack = [(value, "$")]
     while stack:
         item, path = stack.pop()
@@ -87,18 +114,15 @@ def _check(value: Any) -> bool:
             for key, sub in item.items():
                 if type(key) is not str:
                     raise FormatError(f"non-string key {key!r} at {path}")
-                if not key.isascii() and max(map(ord, key)) > 0xFFFF:
-                    astral = True
-                if type(sub) is not str:
-                    stack.append((sub, f"{path}.{key}"))
+                stack.append((sub, f"{path}.{key}"))
             continue
         if kind is list:
-            stack.extend((sub, f"{path}[{i}]") for i, sub in enumerate(item) if type(sub) is not str)
+            stack.extend((sub, f"{path}[{i}]") for i, sub in enumerate(item))
             continue
         if kind is float:
             raise FormatError(f"float at {path}: state and signed files hold integers only")
         raise FormatError(f"{kind.__name__} at {path} is not JSON data")
-    return astral
+    raise AssertionError("unreachable: _check found a fault _explain does not")  # pragma: no cover
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -127,8 +151,9 @@ def _int(text: str) -> int:
     return value
 
 
-def _depth(value: Any) -> int:
-    """How deeply ``value`` nests (a scalar is 0), walked without recursion."""
+def depth(value: Any) -> int:
+    """How deeply ``value`` nests (a scalar is 0, ``[]`` is 1), walked without recursion;
+    the walk stops a level past :data:`MAX_DEPTH`."""
     deepest = 0
     stack = [(value, 1)]
     while stack:
@@ -164,7 +189,7 @@ def loads(data: bytes | str, what: str = "file") -> Any:
         raise FormatError(f"{what}: arrays or objects nested more than {MAX_DEPTH} deep") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FormatError(f"{what} is not valid JSON ({_short(str(exc))})") from None
-    if _depth(value) > MAX_DEPTH:
+    if depth(value) > MAX_DEPTH:
         raise FormatError(f"{what}: arrays or objects nested more than {MAX_DEPTH} deep")
     return value
 

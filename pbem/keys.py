@@ -21,6 +21,7 @@ import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -97,6 +98,35 @@ def _signed_bytes(domain: str, data: bytes) -> bytes:
     return domain.encode("ascii") + b"\n" + data
 
 
+_CACHE_LIMIT = 4096
+"""Parsed public keys kept per process (a moderator meets a few per game)."""
+_verifiers: dict[bytes, Ed25519PublicKey] = {}
+_recipients: dict[str, Any] = {}
+
+
+def _verifier(verify_key: bytes) -> Ed25519PublicKey:
+    """The parsed Ed25519 key of ``verify_key``, parsed once per process (a pure function of
+    the bytes).  Raises ValueError for bytes that are not a key."""
+    key = _verifiers.get(verify_key)
+    if key is None:
+        if len(_verifiers) >= _CACHE_LIMIT:
+            _verifiers.clear()
+        key = _verifiers[verify_key] = Ed25519PublicKey.from_public_bytes(verify_key)
+    return key
+
+
+def _recipient(text: str) -> Any:
+    """The parsed age recipient ``text``, parsed once per process.  Raises on a bad one."""
+    found = _recipients.get(text)
+    if found is None:
+        import pyrage
+
+        if len(_recipients) >= _CACHE_LIMIT:
+            _recipients.clear()
+        found = _recipients[text] = pyrage.x25519.Recipient.from_str(text)
+    return found
+
+
 def key_id_of(verify_key: bytes) -> bytes:
     """The 8-byte key id of an Ed25519 public key (a hash prefix, stable and short)."""
     return hashlib.sha256(b"pbem-key-id\x00" + verify_key).digest()[:8]
@@ -122,7 +152,7 @@ class PublicCard:
     def verify(self, domain: str, data: bytes, signature: bytes) -> None:
         """Check a signature made by this card's identity.  Raises SignatureError."""
         try:
-            Ed25519PublicKey.from_public_bytes(self.verify_key).verify(signature, _signed_bytes(domain, data))
+            _verifier(self.verify_key).verify(signature, _signed_bytes(domain, data))
         except (InvalidSignature, ValueError):
             raise SignatureError(f"signature does not verify with {self.name}'s key {self.key_id}") from None
 
@@ -241,7 +271,7 @@ KEY_FILE_LIMIT = 64 * 1024
 class Identity:
     """A participant's secret keys.  Never leaves the participant's machine."""
 
-    __slots__ = ("_age", "_age_text", "_signing", "name")
+    __slots__ = ("_age", "_age_text", "_card", "_signing", "name")
 
     def __init__(self, name: str, signing: Ed25519PrivateKey, age_secret: str) -> None:
         import pyrage
@@ -249,6 +279,7 @@ class Identity:
         self.name = check_name(name)
         self._signing = signing
         self._age_text = age_secret
+        self._card: PublicCard | None = None
         try:
             self._age = pyrage.x25519.Identity.from_str(age_secret)
         except Exception:
@@ -262,7 +293,13 @@ class Identity:
         return cls(name, Ed25519PrivateKey.generate(), str(pyrage.x25519.Identity.generate()))
 
     def public(self) -> PublicCard:
-        """The public key card, self-signed."""
+        """The public key card, self-signed: built and signed once per identity (Ed25519
+        signatures are deterministic, so it is the same card every time)."""
+        if self._card is None:
+            self._card = self._make_card()
+        return self._card
+
+    def _make_card(self) -> PublicCard:
         verify_key = self._signing.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
@@ -365,9 +402,7 @@ def encrypt(data: bytes, recipients: Sequence[PublicCard | str], *, pad_to: int 
     import pyrage
 
     try:
-        keys = [
-            pyrage.x25519.Recipient.from_str(r if isinstance(r, str) else r.age_recipient) for r in recipients
-        ]
+        keys = [_recipient(r if isinstance(r, str) else r.age_recipient) for r in recipients]
     except Exception:
         raise KeyFileError(f"not an age recipient: {', '.join(map(str, recipients))}") from None
     armored: bytes = pyrage.encrypt(pad(data, pad_to), keys, armored=True)

@@ -89,13 +89,17 @@ class Save:
     def revision(self) -> int:
         return int(self.body["revision"])
 
-    @property
+    @cached_property
     def moderator(self) -> PublicCard:
         return PublicCard.from_json(self.body["moderator"])
 
     @property
     def players(self) -> list[PublicCard]:
-        return [PublicCard.from_json(p["card"]) for p in self.body["players"]]
+        return list(self._players)
+
+    @cached_property
+    def _players(self) -> tuple[PublicCard, ...]:
+        return tuple(PublicCard.from_json(p["card"]) for p in self.body["players"])
 
     @property
     def names(self) -> list[str]:
@@ -147,12 +151,54 @@ def encode(body: dict[str, Any], moderator: Identity) -> bytes:
 
 
 def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]:
-    """Sign ``body``; return the save file's bytes and the Save they hold."""
+    """Sign ``body``; return the save file's bytes and the Save they hold.
+
+    The file shows one field of the body a line (for people to read; any JSON layout
+    reads back the same)."""
     raw = canonical.dumps(body)
-    signature = moderator.sign(SAVE_DOMAIN, raw)
-    doc = {"format": FORMAT, "body": body, "signature": base64.b64encode(signature).decode()}
-    data = (json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
-    return data, Save(body, "", raw, hashlib.sha256(data).hexdigest())
+    signature = base64.b64encode(moderator.sign(SAVE_DOMAIN, raw)).decode()
+    fields = ",\n".join(f"  {_line(k)}: {_line(body[k])}" for k in sorted(body))
+    tail = f' "format": {_line(FORMAT)},\n "signature": {_line(signature)}\n'
+    data = f'{{\n "body": {{\n{fields}\n }},\n{tail}}}\n'.encode()
+    saved = Save(body, "", raw, hashlib.sha256(data).hexdigest())
+    try:  # what read_save checks besides the signature we just made
+        if canonical.depth(body) >= canonical.MAX_DEPTH:
+            raise FormatError("nested too deeply")
+        _check_fields(body, "save")
+        check_body(body, "save")
+    except FormatError:
+        pass  # left to read_save, which refuses it with the file's name
+    else:
+        _remember(_verified, saved.file_digest, (raw, moderator.public().verify_key))
+    return data, saved
+
+
+def _line(value: Any) -> str:
+    """``value`` as JSON on one line (the C encoder: no indent)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+_CACHE_SIZE = 64
+"""Saves and secret parts remembered per process (a moderator works on one game at a time)."""
+_verified: dict[str, tuple[bytes, bytes]] = {}
+"""SHA-256 of a save file's bytes -> (canonical body, moderator key): files this process
+wrote or verified in full.  The same bytes need not be parsed strictly and verified again."""
+_opened: dict[tuple[str, str], bytes] = {}
+"""(age recipient, SHA-256 of a sealed secret) -> its plaintext, for secrets this process
+sealed or opened with that identity: the same block need not be decrypted again."""
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    cache.pop(key, None)
+    cache[key] = value
+    while len(cache) > _CACHE_SIZE:
+        del cache[next(iter(cache))]
+
+
+def forget_cached() -> None:
+    """Forget every remembered save and secret (tests, and benchmarks of a cold read)."""
+    _verified.clear()
+    _opened.clear()
 
 
 def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCard, *, pad_to: int) -> str:
@@ -163,7 +209,10 @@ def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCa
     # they were accepted, so the whole (growing) log is not walked again on every write.
     canonical.check(secret.state, "game state")
     canonical.check(secret.pending, "accepted orders")
-    return encrypt(canonical.compact(secret.to_json(game_id, revision)), [moderator], pad_to=pad_to)
+    plain = canonical.compact(secret.to_json(game_id, revision))
+    sealed = encrypt(plain, [moderator], pad_to=pad_to)
+    _remember(_opened, (moderator.age_recipient, hashlib.sha256(sealed.encode()).hexdigest()), plain)
+    return sealed
 
 
 def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = None) -> Save:
@@ -172,6 +221,10 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
     Raises FormatError (corrupt, truncated, unknown version, bad structure), TamperedError
     (signature does not verify), ForeignError (signed by another moderator than expected).
     """
+    digest = hashlib.sha256(data).hexdigest()
+    known = _verified.get(digest)
+    if known is not None:
+        return _known_save(data, source, digest, known, expect_moderator)
     doc = canonical.loads(data, f"save file {source}")
     if not isinstance(doc, dict) or "format" not in doc:
         raise FormatError(f"save file {source} is not a pbem save (no format field)")
@@ -187,17 +240,7 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
     body = doc["body"]
     if not isinstance(body, dict):
         raise FormatError(f"save file {source}: body is not an object")
-    for name, kind in _BODY_FIELDS.items():
-        if name not in body:
-            raise FormatError(f"save file {source}: body lacks {name!r}")
-        if not isinstance(body[name], kind) or (kind is int and isinstance(body[name], bool)):
-            raise FormatError(f"save file {source}: body field {name!r} has the wrong type")
-    for name, kind in _OPTIONAL_FIELDS.items():
-        if name in body and not isinstance(body[name], kind):
-            raise FormatError(f"save file {source}: body field {name!r} has the wrong type")
-    extra = set(body) - set(_BODY_FIELDS) - set(_OPTIONAL_FIELDS)
-    if extra:
-        raise FormatError(f"save file {source}: body has unknown fields {sorted(extra)}")
+    _check_fields(body, source)
     try:
         moderator = PublicCard.from_json(body["moderator"])
     except FormatError as exc:
@@ -221,7 +264,42 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
             "restore it from the game's history/ folder or your backup",
         ) from None
     check_body(body, source)
-    return Save(body, source, raw, hashlib.sha256(data).hexdigest())
+    _remember(_verified, digest, (raw, moderator.verify_key))
+    return Save(body, source, raw, digest)
+
+
+def _check_fields(body: dict[str, Any], source: str) -> None:
+    """Raise FormatError unless ``body`` has every field, of its type, and no other."""
+    for name, kind in _BODY_FIELDS.items():
+        if name not in body:
+            raise FormatError(f"save file {source}: body lacks {name!r}")
+        if not isinstance(body[name], kind) or (kind is int and isinstance(body[name], bool)):
+            raise FormatError(f"save file {source}: body field {name!r} has the wrong type")
+    for name, kind in _OPTIONAL_FIELDS.items():
+        if name in body and not isinstance(body[name], kind):
+            raise FormatError(f"save file {source}: body field {name!r} has the wrong type")
+    extra = set(body) - set(_BODY_FIELDS) - set(_OPTIONAL_FIELDS)
+    if extra:
+        raise FormatError(f"save file {source}: body has unknown fields {sorted(extra)}")
+
+
+def _known_save(
+    data: bytes, source: str, digest: str, known: tuple[bytes, bytes], expect: PublicCard | None
+) -> Save:
+    """A save whose very bytes this process wrote or verified before: parsed again (a fresh
+    body, never one shared with another caller), not verified again.  Raises ForeignError as
+    :func:`read_save`."""
+    raw, verify_key = known
+    body = json.loads(data)["body"]
+    save = Save(body, source, raw, digest)
+    if expect is not None and verify_key != expect.verify_key:
+        moderator = save.moderator
+        raise ForeignError(
+            f"save file {source} was signed by moderator {moderator.name} ({moderator.key_id}), "
+            f"not by {expect.name} ({expect.key_id})",
+            "use the moderator key this game was created with",
+        )
+    return save
 
 
 def open_secret(save: Save, moderator: Identity) -> Secret:
@@ -232,8 +310,15 @@ def open_secret(save: Save, moderator: Identity) -> Secret:
             f"not to {moderator.name} ({moderator.public().key_id})",
             "use the moderator key this game was created with",
         )
-    raw = moderator.decrypt(save.body["secret"])
-    data = canonical.loads(raw, f"secret part of {save.source}")
+    sealed = save.body["secret"]
+    key = (moderator.public().age_recipient, hashlib.sha256(sealed.encode()).hexdigest())
+    known = _opened.get(key)
+    if known is not None:
+        data = json.loads(known)  # sealed (or opened and checked) by this process
+    else:
+        raw = moderator.decrypt(sealed)
+        data = canonical.loads(raw, f"secret part of {save.source}")
+        _remember(_opened, key, raw)
     if (
         not isinstance(data, dict)
         or data.get("format") != SECRET_FORMAT
