@@ -31,7 +31,8 @@ import contextlib
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,26 +90,72 @@ class FolderLock:
             finally:
                 self._depth -= 1
             return
-        from filelock import FileLock, Timeout
-
-        lock = FileLock(str(self.path), thread_local=False, fallback_to_soft=False)
         try:
-            lock.acquire(timeout=max(wait, 0))
-        except Timeout:
-            yield False
-            return
+            release = _acquire(self.path, wait)
         except OSError as exc:
             raise UsageError(
                 f"cannot lock the game in {self.folder} ({LOCK_NAME}): {exc.strerror or exc}",
                 "check that the folder exists, that you may write in it, and that its file system "
                 "supports file locks",
             ) from None
+        if release is None:
+            yield False
+            return
         self._depth = 1
         try:
             yield True
         finally:
             self._depth = 0
-            lock.release()
+            release()
+
+
+POLL = 0.02
+"""Seconds between two tries for a lock another process holds."""
+
+
+def _acquire(path: Path, wait: float) -> Callable[[], None] | None:
+    """Take the lock file ``path`` (``flock``, as ``filelock`` takes it on POSIX, without its
+    per-call overhead; ``filelock`` itself elsewhere), waiting up to ``wait`` seconds.
+    Returns the function that frees it, or None if another holder kept it that long.
+    Raises OSError if the file cannot be made or locked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return _acquire_filelock(path, wait)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    deadline = time.monotonic() + max(wait, 0)
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    return None
+                time.sleep(POLL)
+    except BaseException:
+        os.close(fd)
+        raise
+
+    def release() -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+    return release
+
+
+def _acquire_filelock(path: Path, wait: float) -> Callable[[], None] | None:  # pragma: no cover
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(path), thread_local=False, fallback_to_soft=False)
+    try:
+        lock.acquire(timeout=max(wait, 0))
+    except Timeout:
+        return None
+    return lambda: lock.release()
 
 
 # ---- history: the folder's own record -----------------------------------------------------------

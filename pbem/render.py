@@ -19,6 +19,7 @@ def _environment() -> Any:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(root)),
         autoescape=False,
+        auto_reload=False,  # templates ship with pbem: no stat of the file at every render
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,

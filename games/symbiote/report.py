@@ -8,6 +8,7 @@ happened in the last step is not repeated here: the engine prints the events its
 from __future__ import annotations
 
 import textwrap
+from functools import lru_cache
 from typing import Any
 
 from pbem.game import View
@@ -22,7 +23,13 @@ WIDTH = 68
 
 def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> list[str]:
     """``text`` broken into lines of at most ``width`` characters, continuation lines indented."""
-    return textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+    return list(_wrapped(text, indent, width))
+
+
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, indent: str, width: int) -> tuple[str, ...]:
+    # Every report of a turn shows the same public lists: each is wrapped once.
+    return tuple(textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) or [""])
 
 
 def _describe_set(cards: list[str]) -> str:
