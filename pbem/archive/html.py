@@ -30,6 +30,7 @@ pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
   background: #f6f6f4; border: 1px solid #ddd; padding: 0.5rem; margin: 0.2rem 0;
   white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.pb-report { white-space: pre; overflow-x: auto; }
+code { overflow-wrap: anywhere; word-break: break-all; }
 ul.pb-events { padding-left: 1.2rem; margin: 0.2rem 0; }
 ul.pb-events li { margin: 0.1rem 0; }
 .pb-conf { background: #b00020; color: #fff; font-weight: bold; padding: 0.3rem 0.6rem;
