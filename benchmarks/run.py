@@ -11,6 +11,7 @@ ratios stay meaningful on a noisy machine:
    resolve; no files, no crypto);
 3. a whole ``pbem demo`` game's wall time;
 4. ``pbem --help`` start-up against bare ``python -c "import click"``.
+5. ``pbem archive`` of a large finished game (Symbiote 100+ steps, Jovian Syzygy 100 rounds).
 """
 
 from __future__ import annotations
@@ -175,6 +176,14 @@ def startup(repeat: int) -> None:
     print(f"   pbem --help / import click {ratio:7.2f} x")
 
 
+def archive_time(quick: bool) -> None:
+    from bench_archive import archive_rows  # benchmarks/bench_archive.py, beside this file
+
+    print("5. pbem archive of a large finished game (verify every save, re-play, render, write)")
+    for line in archive_rows(quick):
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
@@ -186,6 +195,7 @@ def main() -> None:
     engine_games(0.5 if args.quick else 3.0)
     demo_time()
     startup(3 if args.quick else 15)
+    archive_time(args.quick)
 
 
 if __name__ == "__main__":
