@@ -52,8 +52,11 @@ def write_archive(archive: Archive, out: Path) -> tuple[Path, Path]:
     _out_dir(out)
     stem = file_stem(archive)
     html, text = out / f"{stem}.html", out / f"{stem}.txt"
-    atomic_write(html, render_html(archive), durable=False)
-    atomic_write(text, render_text(archive), durable=False)
+    try:
+        atomic_write(html, render_html(archive), durable=False)
+        atomic_write(text, render_text(archive), durable=False)
+    except OSError as exc:
+        raise UsageError(f"cannot write the archive in {out}: {exc.strerror or exc}") from None
     return html, text
 
 
