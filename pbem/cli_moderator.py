@@ -135,6 +135,13 @@ class _Waiter:
 @click.option("--poll", type=int, default=None, help="Seconds between passes (default: from moderator.toml).")
 @click.option("--settle", type=int, default=None, help="Seconds a dropped file must rest before it is read.")
 @click.option("--force", is_flag=True, help="Look at every game, even those that seem unchanged.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes that handle games at once (each game keeps its own lock).",
+)
 @click.option("-v", "--verbose", is_flag=True)
 def moderate(
     root: str,
@@ -144,6 +151,7 @@ def moderate(
     poll: int | None,
     settle: int | None,
     force: bool,
+    workers: int,
     verbose: bool,
 ) -> None:
     """Run every game folder under ROOT: file or refuse dropped orders, answer the players,
@@ -156,7 +164,7 @@ def moderate(
 
     def run() -> None:
         now = moderator.clock.now()
-        _print_pass(moderator.run_pass(force=force), now, verbose=verbose, once=not watch)
+        _print_pass(moderator.run_pass(force=force, workers=workers), now, verbose=verbose, once=not watch)
 
     _loop(run, poll or moderator.config.poll, watch, Path(root))
 

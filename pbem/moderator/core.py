@@ -193,11 +193,18 @@ class Moderator:
             if e.is_dir() and not e.name.startswith(".") and os.path.isfile(os.path.join(e.path, SAVE_NAME))
         ]
 
-    def run_pass(self, force: bool = False) -> PassResult:
-        """Look at every game once; returns what was done."""
+    def run_pass(self, force: bool = False, workers: int = 1) -> PassResult:
+        """Look at every game once; returns what was done.  With ``workers`` > 1 the games
+        that need work are handled by that many processes at once (see
+        :mod:`pbem.moderator.workers`; each game's own lock keeps them apart)."""
         start = time.perf_counter()
         games = self.games()
-        results = tuple(self.process(g, force=force) for g in games)
+        if workers > 1:
+            from pbem.moderator.workers import run_parallel
+
+            results = run_parallel(self, games, force, workers)
+        else:
+            results = tuple(self.process(g, force=force) for g in games)
         self.index.prune(g.name for g in games)
         self.index.save()
         return PassResult(results, time.perf_counter() - start)
@@ -206,13 +213,28 @@ class Moderator:
         extra = [game_dir / SAVE_NAME, record_path(game_dir), game_dir / CONFIG_NAME]
         return watched_paths(game_dir, game_dir / INBOX_DIR, extra)
 
-    def process(self, game_dir: Path, force: bool = False) -> GameResult:
-        """Handle one game if anything may have changed; never raises for a game's problems."""
-        name = game_dir.name
+    def look(self, game_dir: Path, force: bool = False) -> tuple[list[int], int, GameResult | None]:
+        """The game's signature and the time now, with a result when the game is skipped
+        as unchanged (a few ``stat`` calls; nothing is opened)."""
         sig = signature(self._watched(game_dir))
         now = self.clock.now()
-        if not force and self.index.unchanged(name, sig, now):
-            return GameResult(name, skipped="unchanged")
+        if not force and self.index.unchanged(game_dir.name, sig, now):
+            return sig, now, GameResult(game_dir.name, skipped="unchanged")
+        return sig, now, None
+
+    def process(self, game_dir: Path, force: bool = False) -> GameResult:
+        """Handle one game if anything may have changed; never raises for a game's problems."""
+        sig, now, skipped = self.look(game_dir, force)
+        if skipped is not None:
+            return skipped
+        result = self.work(game_dir, now)
+        self.note(result, sig)
+        return result
+
+    def work(self, game_dir: Path, now: int) -> GameResult:
+        """Handle one game under its lock (``skipped="locked"`` if another holds it); never
+        raises for a game's problems."""
+        name = game_dir.name
         # The game's own lock (in its folder), held for the whole game: the engine's writes
         # below take it again through the same GameFolder.
         folder = GameFolder(game_dir, home=self.home)
@@ -221,16 +243,20 @@ class Moderator:
                 if not mine:
                     return GameResult(name, skipped="locked")
                 try:
-                    result = self._process_locked(folder, now)
+                    return self._process_locked(folder, now)
                 except PbemError as exc:
-                    result = GameResult(name, error=str(exc))
+                    return GameResult(name, error=str(exc))
                 except Exception as exc:  # a bug or a broken disk in one game must not stop the others
-                    result = GameResult(name, error=f"{type(exc).__name__}: {exc}")
+                    return GameResult(name, error=f"{type(exc).__name__}: {exc}")
         except PbemError as exc:  # the folder cannot hold its lock file
-            result = GameResult(name, error=str(exc))
+            return GameResult(name, error=str(exc))
+
+    def note(self, result: GameResult, sig: list[int]) -> None:
+        """Record in the index what a look at a game found (not for a game found locked)."""
+        if result.skipped == "locked":
+            return
         fresh = self._recently_touched(sig)
-        self.index.record(name, sig, result.next_due, settling=fresh or result.error is not None)
-        return result
+        self.index.record(result.game, sig, result.next_due, settling=fresh or result.error is not None)
 
     def _recently_touched(self, sig: list[int]) -> bool:
         """True if a watched path changed within the settle time (coarse mtimes could hide a

@@ -319,4 +319,15 @@ def load_record(game_dir: Path) -> Record:
 
 def save_record(game_dir: Path, record: Record) -> None:
     """Write the record atomically (one crash point before and one after the rename)."""
-    write_atomic(record_path(game_dir), json.dumps(record.to_json(), indent=1, sort_keys=True) + "\n")
+    write_atomic(record_path(game_dir), encode_record(record))
+
+
+def encode_record(record: Record) -> str:
+    """The record file's text: one field a line, one journal entry a line (the C JSON
+    encoder: the journal holds up to 1,000 entries and is written several times a turn)."""
+    data = record.to_json()
+    log = data.pop("log")
+    fields = [f" {json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in sorted(data.items())]
+    entries = ",\n".join(f"  {json.dumps(e, sort_keys=True)}" for e in log)
+    fields.append(f' "log": [\n{entries}\n ]' if log else ' "log": []')
+    return "{\n" + ",\n".join(sorted(fields)) + "\n}\n"
