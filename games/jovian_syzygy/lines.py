@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, product
 
 TWO_PI = 2 * math.pi
@@ -134,35 +135,52 @@ def _witness(bodies: Sequence[Body], signs: Sequence[int], d: float) -> tuple[fl
     return phi % TWO_PI, angles
 
 
-def _candidates(
-    start: Body, others: Sequence[Body], jupiter: float
-) -> list[tuple[int, tuple[Body, ...], tuple[int, ...], float, float, bool]]:
+Candidate = tuple[int, tuple[Body, ...], tuple[int, ...], float, float, bool]
+
+
+def _candidates(start: Body, others: Sequence[Body], jupiter: float) -> list[Candidate]:
     """Every (value, bodies along the line, signs, d range, eclipse) to try, best value first."""
+    group = (start, *others)
+    shape = _shape(tuple((b.name, b.radius) for b in group), jupiter)
+    return [
+        (value, tuple(group[i] for i in order), signs, lo, hi, ecl)
+        for value, order, signs, lo, hi, ecl in shape
+    ]
+
+
+@lru_cache(maxsize=256)
+def _shape(
+    group: tuple[tuple[str, float], ...], jupiter: float
+) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...], float, float, bool], ...]:
+    """The candidates of :func:`_candidates` by position in ``group`` (the rider first, then
+    the others): they depend only on the radii, never on where the satellites stand, so a
+    board's few radii are worked out once per process."""
+    radius = [r for _, r in group]
+    start, others = 0, range(1, len(group))
     out = []
     for size in (3, 2):
         for chosen in combinations(others, size):
-            group = (start, *chosen)
-            r_min = min(b.radius for b in group)
-            for signs in product((1, -1), repeat=len(group)):
-                t = [sg * b.radius for sg, b in zip(signs, group, strict=True)]
+            members = (start, *chosen)
+            r_min = min(radius[i] for i in members)
+            for signs in product((1, -1), repeat=len(members)):
+                t = [sg * radius[i] for sg, i in zip(signs, members, strict=True)]
                 mine = t[0]
                 if not (mine == max(t) or mine == min(t)):
                     continue
-                order = sorted(range(len(group)), key=lambda i: abs(t[i] - mine))
-                bodies = tuple(group[i] for i in order)
-                sgn = tuple(signs[i] for i in order)
-                same = len(set(signs)) == 1
-                if same:
-                    outermost = start.radius == max(b.radius for b in group)
-                    if outermost:
-                        out.append((line_value(len(group), True), bodies, sgn, 0.0, jupiter, True))
-                        out.append((line_value(len(group), False), bodies, sgn, jupiter, r_min, False))
+                order = sorted(range(len(members)), key=lambda k: abs(t[k] - mine))
+                along = tuple(members[k] for k in order)
+                sgn = tuple(signs[k] for k in order)
+                value = line_value(len(members), False)
+                if len(set(signs)) == 1:
+                    if radius[start] == max(radius[i] for i in members):
+                        out.append((line_value(len(members), True), along, sgn, 0.0, jupiter, True))
+                        out.append((value, along, sgn, jupiter, r_min, False))
                     else:
-                        out.append((line_value(len(group), False), bodies, sgn, 0.0, r_min, False))
+                        out.append((value, along, sgn, 0.0, r_min, False))
                 else:
-                    out.append((line_value(len(group), False), bodies, sgn, jupiter, r_min, False))
+                    out.append((value, along, sgn, jupiter, r_min, False))
     out.sort(key=lambda c: -c[0])
-    return out
+    return tuple(out)
 
 
 def best_line(bodies: Sequence[Body], start: str, jupiter: float) -> Line | None:
