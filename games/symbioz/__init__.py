@@ -12,7 +12,7 @@ from typing import Any
 from pbem.game import Bot, GameInfo, OrderLine, Outcome, Resolution, View
 from pbem.padding import Padding
 from pbem.rng import Rng
-from pbem_games.symbioz import bots, orders, phases, state, svg, view
+from pbem_games.symbioz import bots, orders, phases, rounds, state, svg, view
 from pbem_games.symbioz import charts as archive
 
 INFO = GameInfo(
@@ -31,7 +31,8 @@ INFO = GameInfo(
 
 
 class Symbioz:
-    """The Symbioz plug-in: one order file per player per turn, resolved phase by phase."""
+    """The Symbioz plug-in: one order file per player per turn, resolved phase by phase (or,
+    with ``order-rounds=phase``, one order round per phase)."""
 
     info = INFO
     bots: Mapping[str, Bot] = MappingProxyType({"random": bots.random_bot, "greedy": bots.greedy_bot})
@@ -39,12 +40,15 @@ class Symbioz:
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> state.State:
         """The state before turn 1.  Raises ValueError for 1 or 5+ players or a bad option."""
-        return state.new_state(players, options, rng)
+        return rounds.start(state.new_state(players, options, rng))
 
     def to_act(self, st: state.State) -> tuple[int, ...]:
-        """Every seat, in this turn's play order (one file each for the whole turn)."""
+        """Every seat, in this turn's play order (one file each for the whole turn); with
+        ``order-rounds=phase``, the seats with something to decide in this phase."""
         if st["over"]:
             return ()
+        if state.phase_rounds(st):
+            return rounds.asked(st)
         return state.play_order(st["players"], st["first"])
 
     def observe(self, st: state.State, seat: int | None) -> View:
@@ -64,7 +68,10 @@ class Symbioz:
         return ["# no orders: every choice is made by the automatic defaults"]
 
     def resolve(self, st: state.State, all_orders: Mapping[int, Any], rng: Rng) -> Resolution:
-        """One whole turn (the rules use no chance after setup); pure."""
+        """One whole turn, or with ``order-rounds=phase`` one phase (the rules use no chance
+        after setup); pure."""
+        if state.phase_rounds(st):
+            return rounds.resolve_phase(st, all_orders)
         return phases.resolve_turn(st, all_orders)
 
     def outcome(self, st: state.State) -> Outcome | None:

@@ -17,6 +17,7 @@ from pbem_games.symbioz.board import BY_NAME, adjacency
 from pbem_games.symbioz.state import (
     COLOURS,
     PAWNS,
+    PHASE_VERBS,
     SATURATION,
     buy_limit,
     buyable_squares,
@@ -44,7 +45,7 @@ class _Ctx:
         return self.zerbs[sq][self.seat]
 
     def buyable(self, pawn: str = "zerb") -> list[str]:
-        if self.pub["turn"] == 1:
+        if self.pub["turn"] == 1 or self.pub.get("phase", 1) != 1:
             return []
         return buyable_squares(self.pub, self.seat, pawn)
 
@@ -75,6 +76,15 @@ def _lone_rival(ctx: _Ctx, sq: str) -> int:
     row = ctx.zerbs[sq]
     present = [s for s, n in enumerate(row) if n]
     return row[present[0]] if len(present) == 1 and present[0] != ctx.seat else 0
+
+
+def _this_phase(view: View, lines: list[str]) -> list[str]:
+    """The lines of the phase whose orders are awaited (``order-rounds=phase``); all of them
+    when a file holds the whole turn."""
+    phase = view.public.get("phase")
+    if phase is None:
+        return lines
+    return [line for line in lines if line.split()[0] == PHASE_VERBS[phase - 1]]
 
 
 def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
@@ -119,7 +129,7 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
                 eat = rng.sample(ctx.others(), rng.randint(1, len(ctx.others())))
                 words = " ".join(COLOURS[c] for c in eat)
                 lines.append(f"{kind} {sq} eat {words} -> {rng.choice(ctx.open_near(sq))}")
-    return lines
+    return _this_phase(view, lines)
 
 
 def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
@@ -196,4 +206,4 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
     words = " ".join(COLOURS[s] for s in rivals)
     for sq in ctx.animal_squares("krogul", set()):
         lines.append(f"krogul {sq} eat {words}")
-    return lines
+    return _this_phase(view, lines)

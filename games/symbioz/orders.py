@@ -1,4 +1,5 @@
-"""Reading and checking a Symbioz order file (one per player per turn).
+"""Reading and checking a Symbioz order file (one per player per turn; with
+``order-rounds=phase`` one per phase, holding only that phase's orders).
 
 One file holds every choice of the turn; every line is optional, and what is not written
 is chosen by the documented automatic defaults, so an empty file is always legal::
@@ -40,6 +41,8 @@ from pbem_games.symbioz.board import ORDER, adjacency
 from pbem_games.symbioz.state import (
     COLOURS,
     PAWNS,
+    PHASE_VERBS,
+    PHASES,
     SATURATION,
     buy_limit,
     buyable_squares,
@@ -375,6 +378,20 @@ class _Checker:
             )
         return matches[0]
 
+    def check_phase(self, line: OrderLine, verb: str) -> None:
+        """With one order round per phase (``order-rounds=phase``), refuse an order of
+        another phase: it would be lost, since that phase is written in its own round."""
+        phase = self.pub.get("phase")
+        if phase is None or verb == PHASE_VERBS[phase - 1]:
+            return
+        other = PHASE_VERBS.index(verb)
+        raise IllegalOrderError(
+            line,
+            f"this order round is round {self.pub['turn']}, phase {phase} ({PHASES[phase - 1]}):"
+            f" only {PHASE_VERBS[phase - 1]} orders; {verb} orders are written in the"
+            f" {PHASES[other]} phase's own round",
+        )
+
     def read(self, line: OrderLine) -> None:
         words = _tokens(line.text)
         verb = VERBS.get(words[0]) if words else None
@@ -387,6 +404,7 @@ class _Checker:
                 "an order starts with buy, grow, krogul or crapit",
                 self._swap(line, words[0], close) if words else None,
             )
+        self.check_phase(line, verb)
         if verb == "buy":
             self.buy(line, words[1:])
         elif verb == "grow":

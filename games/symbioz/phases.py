@@ -37,6 +37,7 @@ from pbem_games.symbioz.state import (
     cost,
     may_buy_into,
     options_of,
+    phase_rounds,
     play_order,
     symbioz_counts,
     symbioz_to_win,
@@ -395,7 +396,8 @@ def finish(state: State) -> tuple[State, str | None]:
     # "player N" after a colour: the engine puts the player's name in, so that an archived
     # report says who won, not only which colour.
     names = " and ".join(f"{colour_name(s)} (player {s + 1})" for s in winners)
-    why = f"{target} Symbioz reached" if reached else f"turn {TURNS} played"
+    unit = "round" if phase_rounds(state) else "turn"
+    why = f"{target} Symbioz reached" if reached else f"{unit} {TURNS} played"
     result = f"{names} {'wins' if len(winners) == 1 else 'share the win'} ({why}; " + ", ".join(
         f"{colour_name(s)} (player {s + 1}) {symbioz[s]} Symbioz/{zerbs[s]} Zerbs" for s in range(players)
     )
@@ -403,6 +405,21 @@ def finish(state: State) -> tuple[State, str | None]:
     out = dict(state)
     out.update(over=True, winners=winners, result=result)
     return out, result
+
+
+def play_phase(turn: Turn, phase: int, seats: Sequence[int], orders: Mapping[int, Any]) -> None:
+    """Play phase ``phase`` (1 introduction, 2 multiplication, 3 Kroguls, 4 Crapits) for
+    ``seats`` in play order, each from its validated orders (missing: every choice automatic)."""
+    mine = {seat: orders.get(seat) or EMPTY_ORDERS for seat in seats}
+    for seat in seats:
+        if phase == 1:
+            turn.introduction(seat, mine[seat]["buy"])
+        elif phase == 2:
+            turn.multiplication(seat, mine[seat]["grow"])
+        else:
+            turn.animals(
+                seat, "krogul" if phase == 3 else "crapit", mine[seat]["krogul" if phase == 3 else "crapit"]
+            )
 
 
 def resolve_turn(state: State, orders: Mapping[int, Any]) -> Resolution:
@@ -415,17 +432,9 @@ def resolve_turn(state: State, orders: Mapping[int, Any]) -> Resolution:
         raise ValueError("the game is over: there is no turn to resolve")
     turn = Turn(state)
     seats = play_order(state["players"], state["first"])
-    mine = {seat: orders.get(seat) or EMPTY_ORDERS for seat in seats}
     turn.events.append(f"Turn {state['turn']}: play order " + ", ".join(colour_name(s) for s in seats))
-    if state["turn"] > 1:
-        for seat in seats:
-            turn.introduction(seat, mine[seat]["buy"])
-    for seat in seats:
-        turn.multiplication(seat, mine[seat]["grow"])
-    for seat in seats:
-        turn.animals(seat, "krogul", mine[seat]["krogul"])
-    for seat in seats:
-        turn.animals(seat, "crapit", mine[seat]["crapit"])
+    for phase in (1, 2, 3, 4) if state["turn"] > 1 else (2, 3, 4):
+        play_phase(turn, phase, seats, orders)
     turn.end_of_turn()
     new, closing = finish(turn.state(state))
     if closing:

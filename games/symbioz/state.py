@@ -6,7 +6,12 @@ The state is JSON only::
     zerbs / crapits / kroguls: {square: [count per seat]} for every square in play,
     symbioz: {square: owner seat} for closed squares,
     supply: {"zerb" | "crapit" | "krogul": [count per seat]},
-    over, winners (seats), result (text) once the game has ended.
+    over, winners (seats), result (text) once the game has ended,
+    phase (1-4, only with ``order-rounds=phase``): the phase whose orders are awaited.
+
+``turn`` is the game's turn (1-12).  With one order round per turn it is also the pbem turn;
+with one per phase (option ``order-rounds``) players see it as the *round*, and the pbem
+turn counts order rounds.
 
 A Symbioz marker keeps one Zerb of its owner for the rest of the game (the rulebook puts
 it in the marker's centre), so for every seat: Zerbs on the board + Zerbs in supply +
@@ -61,7 +66,19 @@ VARIANTS = (
         "breed",
         ("breed", "double", "none"),
     ),
+    Variant(
+        "order-rounds",
+        "'turn': one order file per player per turn, for all four phases; 'phase': one order "
+        "round per phase, each written after seeing the previous phase's result",
+        "turn",
+        ("turn", "phase"),
+    ),
 )
+
+PHASES = ("introduction", "multiplication", "Kroguls", "Crapits")
+"""The phases of a turn, numbered from 1 (the order round of ``order-rounds=phase``)."""
+PHASE_VERBS = ("buy", "grow", "krogul", "crapit")
+"""The order each phase reads, by phase number - 1."""
 
 
 LEGACY: dict[str, Any] = {"purchase-limit": "none"}
@@ -147,6 +164,11 @@ def new_state(players: int, options: Mapping[str, Any], rng: Rng) -> State:
         "winners": [],
         "result": "",
     }
+
+
+def phase_rounds(data: Mapping[str, Any]) -> bool:
+    """True when a state or view plays one order round per phase (``order-rounds=phase``)."""
+    return bool(options_of(data)["order-rounds"] == "phase")
 
 
 def play_order(players: int, first: int) -> tuple[int, ...]:

@@ -15,6 +15,7 @@ from pbem.game import View
 from pbem.render import render
 from pbem.wording import WIDTH
 from pbem_games.symbioz.board import BY_NAME, adjacency
+from pbem_games.symbioz.rounds import has_choice, phase_title
 from pbem_games.symbioz.state import (
     COLOURS,
     PAWNS,
@@ -27,6 +28,7 @@ from pbem_games.symbioz.state import (
     colour_name,
     cost,
     options_of,
+    phase_rounds,
     play_order,
     symbioz_counts,
     symbioz_to_win,
@@ -59,6 +61,8 @@ def observe(state: State, seat: int | None) -> View:
         "winners": list(state["winners"]),
         "result": str(state["result"]),
     }
+    if phase_rounds(state) and not state["over"]:
+        public["phase"] = int(state["phase"])
     return View(game=GAME_NAME, seat=seat, public=public, private={})
 
 
@@ -104,6 +108,8 @@ def describe(view: View) -> tuple[str, str]:
         zerbs=zerbs,
         costs={p: cost(pub["options"], p) for p in PAWNS},
         rulings=_variant_notes(pub),
+        unit="round" if phase_rounds(pub) else "turn",
+        phase=None if pub.get("phase") is None else phase_title(pub["phase"]),
     )
     private = "" if view.seat is None else f"You play {colour_name(view.seat)} (player {view.seat + 1}).\n"
     return text, private
@@ -120,6 +126,11 @@ def _variant_notes(pub: dict[str, Any]) -> list[str]:
         notes.append("bought Zerbs may go into fertile squares")
     elif opts["buy-in-fertile"] == "none":
         notes.append("no pawn is bought into a fertile square")
+    if opts["order-rounds"] == "phase":
+        notes.append(
+            "one order round per phase (the pbem turn counts order rounds;"
+            f" {TURNS} rounds of four phases make the game)"
+        )
     if opts["purchase-limit"] == "double":
         notes.append("Zerbs bought into a square a turn: up to as many as you have there")
     elif opts["purchase-limit"] == "none":
@@ -128,51 +139,82 @@ def _variant_notes(pub: dict[str, Any]) -> list[str]:
 
 
 def order_form(view: View) -> list[str]:
-    """A blank order file for ``view.seat``: what may be written this turn, with examples
-    (commented out; every line under 72 characters for mail)."""
+    """A blank order file for ``view.seat``: what may be written this turn (with
+    ``order-rounds=phase``, this phase), with examples (commented out; every line under 72
+    characters for mail)."""
     pub = view.public
     seat = view.seat
     if pub["over"] or seat is None:
         return ["# The game is over: no orders."]
-    opts = pub["options"]
-    closed = pub["symbioz"]
-    lines = [
-        f"# Symbioz, turn {pub['turn']} of {pub['turns']}: orders for {colour_name(seat)}"
-        f" (player {seat + 1}).",
+    phase = pub.get("phase")
+    who = f"{colour_name(seat)} (player {seat + 1})"
+    if phase is None:
+        lines = [f"# Symbioz, turn {pub['turn']} of {pub['turns']}: orders for {who}."]
+    else:
+        lines = _wrapped(
+            f"# Symbioz, round {pub['turn']} of {pub['turns']}, {phase_title(phase)}: orders for {who}."
+        )
+        lines += _wrapped(
+            "# One order round per phase: write only this phase's orders; the"
+            " next phase's come after its report."
+        )
+        if not has_choice(pub, seat, phase):
+            return [*lines, "# You have nothing to decide in this phase: no orders."]
+    lines += [
         "# Every line is optional: what you leave out is chosen by the",
         "# automatic defaults. After 'else' list squares to try next, then",
         "# 'any' (the automatic default, assumed) or 'none' (give it up).",
     ]
-    mine = [sq for sq in pub["squares"] if pub["zerbs"][sq][seat] and sq not in closed]
+    if phase in (None, 1):
+        lines += _introduction_form(pub, seat)
+    if phase in (None, 2):
+        lines += _growth_form(pub, seat)
+    others = " ".join(c for i, c in enumerate(pub["colours"]) if i != seat)
+    for number, kind in ((3, "krogul"), (4, "crapit")):
+        found = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
+        if found and phase in (None, number):
+            lines += _wrapped(f"# {number}. Your {kind.capitalize()}s are in {' '.join(found)}, e.g.:")
+            lines.append(f"# {kind} {found[0]} eat {others} -> {found[0]}")
+    return lines
+
+
+def _introduction_form(pub: dict[str, Any], seat: int) -> list[str]:
+    """The introduction phase's part of the order form: points, supply, where pawns may go."""
     if pub["turn"] == 1:
-        lines.append("# 1. Introduction: none in turn 1 (nothing to buy).")
+        return ["# 1. Introduction: none in turn 1 (nothing to buy)."]
+    opts = pub["options"]
+    buyable = buyable_squares(pub, seat)
+    supply = ", ".join(f"{pub['supply'][p][seat]} {p.capitalize()}s" for p in PAWNS)
+    lines = [
+        f"# 1. Introduction: {opts['points']} points. Zerb {opts['zerb-cost']},"
+        f" Crapit {opts['crapit-cost']}, Krogul {opts['krogul-cost']}.",
+        f"#    In supply: {supply}.",
+    ]
+    animals = buyable_squares(pub, seat, "crapit")
+    limits = {sq: buy_limit(opts, sq, pub["zerbs"][sq][seat]) for sq in buyable}
+    if any(n is not None for n in limits.values()):
+        zerbs = ", ".join(f"{sq} {n}" for sq, n in limits.items())
+        lines += _wrapped(f"#    Zerbs (most a square takes this turn): {zerbs or 'none'}.")
     else:
-        buyable = buyable_squares(pub, seat)
-        supply = ", ".join(f"{pub['supply'][p][seat]} {p.capitalize()}s" for p in PAWNS)
-        lines.append(
-            f"# 1. Introduction: {opts['points']} points. Zerb {opts['zerb-cost']},"
-            f" Crapit {opts['crapit-cost']}, Krogul {opts['krogul-cost']}."
-        )
-        lines.append(f"#    In supply: {supply}.")
-        animals = buyable_squares(pub, seat, "crapit")
-        limits = {sq: buy_limit(opts, sq, pub["zerbs"][sq][seat]) for sq in buyable}
-        if any(n is not None for n in limits.values()):
-            zerbs = ", ".join(f"{sq} {n}" for sq, n in limits.items())
-            lines += _wrapped(f"#    Zerbs (most a square takes this turn): {zerbs or 'none'}.")
-        else:
-            lines += _wrapped("#    Zerbs into: " + (" ".join(buyable) or "none") + ".")
-        lines += _wrapped("#    Crapits and Kroguls into: " + (" ".join(animals) or "none") + ".")
-        example = next((sq for sq in buyable if limits[sq] != 0), None)
-        if example is not None:
-            count = limits[example] or 2
-            lines.append(f"# buy {count} zerb{'s' if count > 1 else ''} {example}")
-    lines.append("# 2. Multiplication: 1 newborn per 4 Zerbs (3 on a fertile square).")
+        lines += _wrapped("#    Zerbs into: " + (" ".join(buyable) or "none") + ".")
+    lines += _wrapped("#    Crapits and Kroguls into: " + (" ".join(animals) or "none") + ".")
+    example = next((sq for sq in buyable if limits[sq] != 0), None)
+    if example is not None:
+        count = limits[example] or 2
+        lines.append(f"# buy {count} zerb{'s' if count > 1 else ''} {example}")
+    return lines
+
+
+def _growth_form(pub: dict[str, Any], seat: int) -> list[str]:
+    """The multiplication phase's part of the order form: each square's newborns and the
+    squares they may legally enter, with how many each may take."""
+    lines = ["# 2. Multiplication: 1 newborn per 4 Zerbs (3 on a fertile square)."]
     lines += _wrapped(
         "#    Where newborns may go now (how many each square may take:"
         " room, and fewer of your Zerbs than the parent square):"
     )
     example = None
-    for sq in mine:
+    for sq in [sq for sq in pub["squares"] if pub["zerbs"][sq][seat] and sq not in pub["symbioz"]]:
         n = pub["zerbs"][sq][seat]
         born = births(sq, n)
         if born == 0:
@@ -185,12 +227,6 @@ def order_form(view: View) -> list[str]:
             example = f"# grow {sq} prefer {' '.join([*(t for t in room if t != sq), sq][:4])}"
     if example:
         lines.append(example)
-    others = " ".join(c for i, c in enumerate(pub["colours"]) if i != seat)
-    for number, kind in ((3, "krogul"), (4, "crapit")):
-        found = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
-        if found:
-            lines += _wrapped(f"# {number}. Your {kind.capitalize()}s are in {' '.join(found)}, e.g.:")
-            lines.append(f"# {kind} {found[0]} eat {others} -> {found[0]}")
     return lines
 
 
