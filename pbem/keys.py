@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import FormatError, KeyFileError, SignatureError
@@ -300,6 +299,8 @@ class Identity:
         return self._card
 
     def _make_card(self) -> PublicCard:
+        from cryptography.hazmat.primitives import serialization
+
         verify_key = self._signing.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
@@ -328,6 +329,8 @@ class Identity:
         return plain
 
     def to_text(self) -> str:
+        from cryptography.hazmat.primitives import serialization
+
         seed = self._signing.private_bytes(
             serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
         )

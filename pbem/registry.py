@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from pbem.errors import UsageError
@@ -35,13 +34,25 @@ def _load(spec: str) -> Game:
 @cache
 def game_names() -> tuple[str, ...]:
     """Names of every installed game, sorted."""
+    from importlib.metadata import entry_points
+
     names = {ep.name for ep in entry_points(group=GROUP)}
     return tuple(sorted(names or _BUILTIN))
 
 
 @cache
 def get_game(name: str) -> Game:
-    """The game registered as ``name``.  Raises UsageError naming the installed games."""
+    """The game registered as ``name``.  Raises UsageError naming the installed games.
+
+    The games shipped with pbem load without reading the installed packages' metadata (24 ms
+    at start-up); any other name is looked up among the entry points."""
+    if name in _BUILTIN:
+        try:
+            return _load(_BUILTIN[name])
+        except ImportError:  # a partial install: fall back on what is registered
+            pass
+    from importlib.metadata import entry_points
+
     for ep in entry_points(group=GROUP):
         if ep.name == name:
             game: Game = ep.load()

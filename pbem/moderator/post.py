@@ -19,10 +19,13 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pbem.mail.smtp import Outgoing
 from pbem.moderator.durable import remove, write_atomic, write_once
 from pbem.wording import wrap_text
+
+if TYPE_CHECKING:  # smtplib, ssl and email load only when mail is sent
+    from pbem.mail.smtp import Outgoing
 
 PLAYERS_DIR = "players"
 INBOX_DIR = "inbox"
@@ -32,6 +35,8 @@ MAIL_FOLDER = "_mail"
 
 def _queued_mail(raw: bytes) -> Outgoing | None:
     """The mail in one outbox entry, or None if the entry is damaged."""
+    from pbem.mail.smtp import Outgoing
+
     try:
         data = json.loads(raw)
         texts = [data[k] for k in ("to", "subject", "body", "key")]
@@ -144,9 +149,13 @@ class Post:
         address = self.email_of(name)
         if self.outbox is not None and address:
             key = mail_key or f"{self.game_id}/{name}/{filename}"
+            from pbem.mail.smtp import Outgoing
+
             self.outbox.enqueue(Outgoing(address, subject, text, key, tuple(attachments)))
 
     def mail_only(self, address: str, subject: str, text: str, key: str, in_reply_to: str | None) -> None:
         """Answer an address directly (a mail whose sender the signature could not tell)."""
         if self.outbox is not None:
+            from pbem.mail.smtp import Outgoing
+
             self.outbox.enqueue(Outgoing(address, subject, wrap_text(text), key, (), in_reply_to))
