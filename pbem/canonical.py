@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, NoReturn
 
 from pbem.errors import FormatError
 
@@ -83,7 +83,7 @@ def _check(value: Any) -> bool:
         if kind is dict:
             for key in item:
                 if type(key) is not str:
-                    _explain(value)
+                    _refuse(value)
                 if not key.isascii() and max(map(ord, key)) > 0xFFFF:
                     astral = True
             extend(item.values())
@@ -91,15 +91,15 @@ def _check(value: Any) -> bool:
             extend(item)
         elif kind is int:
             if not -MAX_INT <= item <= MAX_INT:
-                _explain(value)
+                _refuse(value)
         elif not (kind is str or kind is bool or item is None):
-            _explain(value)
+            _refuse(value)
     return astral
 
 
 def _explain(value: Any) -> None:
     """Raise FormatError naming the first thing in ``value`` that is not integer-only JSON
-    data, with its path (``$.state.hands[2]``)."""
+    data, with its path (``$.state.hands[2]``); return if there is none."""
     stack = [(value, "$")]
     while stack:
         item, path = stack.pop()
@@ -122,6 +122,11 @@ def _explain(value: Any) -> None:
         if kind is float:
             raise FormatError(f"float at {path}: state and signed files hold integers only")
         raise FormatError(f"{kind.__name__} at {path} is not JSON data")
+
+
+def _refuse(value: Any) -> NoReturn:
+    """Raise the FormatError :func:`_explain` finds in ``value`` (which has a fault)."""
+    _explain(value)
     raise AssertionError("unreachable: _check found a fault _explain does not")  # pragma: no cover
 
 
