@@ -1,6 +1,6 @@
 """Benchmark of the shared-folder moderator: a root of many games with every order in.
 
-    python benchmarks/bench_moderator.py [--games 1000] [--keep DIR]
+    python benchmarks/bench_moderator.py [--games 1000] [--keep DIR] [--workers 1,2,4,8]
 
 Creates N three-player Symbiote games (real keys, real signed and sealed order files from
 each awaited player's decrypted report), then measures:
@@ -9,6 +9,9 @@ each awaited player's decrypted report), then measures:
 * a pass when nothing changed (after the index has settled): its time, and how many files
   it opens and stats (it must not read every game);
 * a pass after one game's inbox changed.
+
+With ``--workers``, instead: one pass with all orders in for each number of worker
+processes (``pbem moderate --workers N``), each on its own copy of the same games.
 
 Prints one JSON object.  Everything runs in a temporary folder (or ``--keep DIR``).
 """
@@ -142,10 +145,51 @@ def run(games: int, workdir: Path) -> dict[str, Any]:
     }
 
 
+def scaling(games: int, workers: list[int], workdir: Path) -> dict[str, Any]:
+    """One full pass (all orders in) per worker count, each on a fresh copy of the same
+    ``games`` games; then, on the last copy, a pass when nothing changed."""
+    keys = {n: Identity.generate(n) for n in ("moderator", "alice", "bob", "carol")}
+    template = workdir / "template"
+    template.mkdir(parents=True)
+    setup = build(template, games, keys)
+    rows = []
+    idle: dict[str, Any] = {}
+    for count in workers:
+        copy = workdir / f"workers-{count}"
+        shutil.copytree(template, copy / "root", symlinks=True)
+        os.sync()  # the copy's writes are not charged to the pass
+        moderator = Moderator(
+            copy / "root", keys["moderator"], clock=FixedClock(T0 + 60), state_dir=copy / "state", settle=0
+        )
+        result = moderator.run_pass(workers=count)
+        assert result.advanced == games, f"only {result.advanced} of {games} games advanced"
+        rows.append(
+            {
+                "workers": count,
+                "seconds": round(result.seconds, 3),
+                "games_per_second": round(games / result.seconds, 1),
+            }
+        )
+        if count == workers[-1]:
+            moderator.real_ns = lambda: time.time_ns() + 10**12
+            moderator.run_pass()
+            moderator.run_pass()
+            times = [moderator.run_pass().seconds for _ in range(3)]
+            idle = {"unchanged_pass_seconds": round(min(times), 4)}
+        shutil.rmtree(copy, ignore_errors=True)
+    base = rows[0]["seconds"]
+    for row in rows:
+        row["speed_up"] = round(base / row["seconds"], 2)
+    return {"games": games, "setup_seconds": round(setup, 1), "passes": rows, **idle}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--keep", type=Path, default=None, help="Work in this (new) folder and keep it.")
+    parser.add_argument(
+        "--workers", default=None, help="Worker counts to compare, e.g. 1,2,4,8 (a full pass each)."
+    )
     parser.add_argument(
         "--no-fsync",
         action="store_true",
@@ -157,7 +201,11 @@ def main(argv: list[str] | None = None) -> int:
     workdir = args.keep or Path(tempfile.mkdtemp(prefix="pbem-bench-"))
     os.environ.setdefault("PBEM_HOME", str(workdir / "home"))
     try:
-        result = run(args.games, workdir)
+        if args.workers:
+            counts = [int(x) for x in args.workers.split(",")]
+            result = scaling(args.games, counts, workdir)
+        else:
+            result = run(args.games, workdir)
         result["fsync"] = not args.no_fsync
         print(json.dumps(result, indent=2))
     finally:

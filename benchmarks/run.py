@@ -6,17 +6,23 @@ ratios stay meaningful on a noisy machine:
 1. a 4-player Symbiote turn through the real pipeline (submit: unseal, verify, validate,
    save; advance: resolve, save, render and encrypt five reports, sign) against the raw cost
    of the crypto that turn needs (the same age and Ed25519 operations on data of the same
-   size, nothing else);
+   size, nothing else), on disk and on tmpfs;
 2. engine-only games per second for every installed game (setup, random bots, validate,
    resolve; no files, no crypto);
 3. a whole ``pbem demo`` game's wall time;
-4. ``pbem --help`` start-up against bare ``python -c "import click"``.
-5. ``pbem archive`` of a large finished game (Symbiote 100+ steps, Jovian Syzygy 100 rounds).
+4. start-up of ``pbem --help``, ``pbem status GAME`` and ``pbem read REPORT`` against bare
+   ``python -c "import click"``;
+5. ``pbem archive`` of a large finished game (Symbiote 100+ steps, Jovian Syzygy 100 rounds);
+6. the moderator: one pass over 1,000 games with every order in, on disk, with 1, 2, 4 and
+   8 worker processes (each on a copy of the same games), one on tmpfs, and a pass when
+   nothing changed;
+7. issue 13's table: each row, its target and what this run measured.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -38,7 +44,16 @@ from pbem.registry import game_names, get_game
 from pbem.reports import parse_report
 from pbem.rng import Rng
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_moderator
+
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
+SUMMARY: list[tuple[str, str, str, bool | None]] = []
+"""(row, target, measured, met) for the closing table."""
+
+
+def note(row: str, target: str, measured: str, met: bool | None) -> None:
+    SUMMARY.append((row, target, measured, met))
 
 
 def best_of(fn: Callable[[], object], repeat: int) -> float:
@@ -51,7 +66,7 @@ def best_of(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def turn_cost(turns: int, where: str | None, label: str) -> None:
+def turn_cost(turns: int, where: str | None, label: str) -> float:
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-", dir=where))
     try:
         moderator = Identity.generate("moderator")
@@ -116,6 +131,7 @@ def turn_cost(turns: int, where: str | None, label: str) -> None:
         print(f"   full turn                  {full * 1e3:7.2f} ms over {len(submit_t)} turns")
         print(f"   crypto floor of that turn  {crypto * 1e3:7.2f} ms (age + Ed25519 only)")
         print(f"   ratio full / floor         {full / crypto:7.2f} x")
+        return full / crypto
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -145,6 +161,9 @@ def engine_games(seconds: float) -> None:
         elapsed = time.perf_counter() - start
         rate = count / elapsed
         print(f"   {name:14s} {rate:9.1f} games/s  ({steps / count:.0f} steps a game, {players} players)")
+        target = {"symbiote": 1000, "jovian-syzygy": 100}.get(name)
+        if target is not None:
+            note(f"engine-only {name}, random bots", f">= {target:,} games/s", f"{rate:,.0f}", rate >= target)
 
 
 def demo_time() -> None:
@@ -160,20 +179,70 @@ def demo_time() -> None:
 
 def startup(repeat: int) -> None:
     pbem = shutil.which("pbem")
-    commands = {
-        "python -c pass": [sys.executable, "-c", "pass"],
-        'python -c "import click"': [sys.executable, "-c", "import click"],
-        "pbem --help": [pbem, "--help"] if pbem else [sys.executable, "-m", "pbem", "--help"],
-    }
-    results = {}
-    for label, cmd in commands.items():
-        subprocess.run(cmd, capture_output=True, check=True)
-        results[label] = best_of(lambda cmd=cmd: subprocess.run(cmd, capture_output=True, check=True), repeat)
+    base = [pbem] if pbem else [sys.executable, "-m", "pbem"]
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-start-"))
+    env = dict(os.environ, PBEM_HOME=str(tmp / "home"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # start-up as users have it: cached bytecode
+    try:
+        run_demo("symbiote", 3, 7, tmp / "demo", ["greedy", "random"], {})
+        game = tmp / "demo" / "game"
+        report = sorted((game / "reports").iterdir())[-1] / "alice.txt"
+        key = tmp / "demo" / "keys" / "alice.key"
+        commands = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            'python -c "import click"': [sys.executable, "-c", "import click"],
+            "pbem --help": [*base, "--help"],
+            "pbem status GAME": [*base, "status", str(game)],
+            "pbem read REPORT --key": [*base, "read", str(report), "--key", str(key)],
+        }
+        results = {}
+        for label, cmd in commands.items():
+            subprocess.run(cmd, capture_output=True, check=True, env=env)
+            results[label] = best_of(
+                lambda cmd=cmd: subprocess.run(cmd, capture_output=True, check=True, env=env), repeat
+            )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     print("4. Start-up (median of", repeat, "runs)")
+    click_time = results['python -c "import click"']
     for label, value in results.items():
-        print(f"   {label:26s} {value * 1e3:7.1f} ms")
-    ratio = results["pbem --help"] / results['python -c "import click"']
-    print(f"   pbem --help / import click {ratio:7.2f} x")
+        print(f"   {label:26s} {value * 1e3:7.1f} ms  {value / click_time:5.2f} x import click")
+    for label in ("pbem status GAME", "pbem read REPORT --key"):
+        ratio = results[label] / click_time
+        note(f"`{label}` start-up", "<= 2x import click", f"{ratio:.2f}x", ratio <= 2)
+
+
+def moderator(games: int, workers: list[int]) -> None:
+    print(f"6. pbem moderate: one pass over {games} three-player Symbiote games with every order in")
+    work = Path(tempfile.mkdtemp(prefix="pbem-mod-"))
+    try:
+        disk = bench_moderator.scaling(games, workers, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"   on disk (setting up the games took {disk['setup_seconds']} s):")
+    print("   workers   seconds   games/s   speed-up")
+    for row in disk["passes"]:
+        rate, gain = row["games_per_second"], row["speed_up"]
+        print(f"   {row['workers']:7d}  {row['seconds']:8.2f}  {rate:8.1f}  {gain:8.2f}x")
+    best = max(disk["passes"], key=lambda r: r["games_per_second"])
+    one = disk["passes"][0]
+    note(
+        f"moderator, {games} games with all orders in, on disk",
+        ">= 100 games/s",
+        f"{one['games_per_second']:.0f} (1 worker), {best['games_per_second']:.0f} ({best['workers']})",
+        best["games_per_second"] >= 100,
+    )
+    idle = disk["unchanged_pass_seconds"]
+    print(f"   a pass when nothing changed: {idle:.3f} s for {games} games")
+    note(f"idle moderator pass over {games} games", "<= 0.2 s", f"{idle:.3f} s", idle <= 0.2 * games / 1000)
+    if Path("/dev/shm").is_dir():
+        work = Path(tempfile.mkdtemp(prefix="pbem-mod-", dir="/dev/shm"))
+        try:
+            memory = bench_moderator.scaling(games, [1], work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        row = memory["passes"][0]
+        print(f"   on tmpfs, 1 worker: {row['seconds']:.2f} s, {row['games_per_second']:.1f} games/s")
 
 
 def archive_time(quick: bool) -> None:
@@ -184,18 +253,31 @@ def archive_time(quick: bool) -> None:
         print(line)
 
 
+def summary() -> None:
+    print("7. Issue 13's table, this run")
+    print(f"   {'row':58s} {'target':20s} {'measured':32s} met")
+    for row, target, measured, met in SUMMARY:
+        mark = "-" if met is None else "yes" if met else "NO"
+        print(f"   {row:58s} {target:20s} {measured:32s} {mark}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    parser.add_argument("--games", type=int, default=None, help="games for the moderator (default 1,000)")
     args = parser.parse_args()
     turns = 8 if args.quick else 60
-    turn_cost(turns, None, "game folder on disk (fsync)")
+    disk = turn_cost(turns, None, "game folder on disk (fsync)")
+    note("full 4-player Symbiote turn, on disk", "<= 3x crypto floor", f"{disk:.2f}x", disk <= 3)
     if Path("/dev/shm").is_dir():
-        turn_cost(turns, "/dev/shm", "game folder in memory (tmpfs)")
+        memory = turn_cost(turns, "/dev/shm", "game folder in memory (tmpfs)")
+        note("full 4-player Symbiote turn, tmpfs", "<= 2x crypto floor", f"{memory:.2f}x", memory <= 2)
     engine_games(0.5 if args.quick else 3.0)
     demo_time()
     startup(3 if args.quick else 15)
     archive_time(args.quick)
+    moderator(args.games or (40 if args.quick else 1000), [1, 2] if args.quick else [1, 2, 4, 8])
+    summary()
 
 
 if __name__ == "__main__":
