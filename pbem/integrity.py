@@ -290,7 +290,14 @@ def store_history(folder: Path, revision: int, data: bytes) -> None:
     target = history_path(folder, revision)
     staged = target.parent / f"{TEMP_PREFIX}stage-{target.name}.{os.getpid()}"
     try:
-        atomic_write(staged, data)
+        # The staged name is never read: its data must be on disk before the link names it,
+        # its own rename need not be (one folder fsync, after the link, covers the target).
+        atomic_write(staged, data, durable=False)
+        fd = os.open(staged, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.link(staged, target)
     except FileExistsError:
         if target.read_bytes() != data:
