@@ -132,47 +132,91 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
     return _this_phase(view, lines)
 
 
+GUARD = 8
+"""A group of ours this big is worth a Krogul (5 points) against each Crapit in it: a
+Crapit eats one Zerb a turn after multiplication, so the group never stays at 12."""
+RIVAL_GROUP = 5
+"""A rival's group this big in a square we share gets one of our Crapits."""
+BLOCK_GROWTH = (5, 6, 7)
+"""A rival's lone group this big next to ours gets one of our newborns (a mixed square
+never makes a Symbioz); the threshold is drawn from these each turn (6 can complete by
+purchase and growth at the end of the next turn, 7 sooner), so that greedy bots do not all
+play the same game."""
+
+
 def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
     """Sensible orders that play the whole game, not only the race: complete Symbioz by
-    purchase when the purchase limit allows, defend (grow into and send Crapits after a
-    rival's lone group before it reaches 12; eat a rival Zerb that blocks one of ours),
-    build the biggest lone group, spread the other newborns into open squares.  Ties are
-    broken at random, so that games between greedy bots differ."""
+    purchase when the purchase limit allows; defend (Kroguls against the Crapits in our big
+    groups, newborns into a rival's lone group before it reaches 12, Crapits after a rival's
+    big group in a square we share, their newborns sent towards rivals' Zerbs, never left
+    among ours); build the biggest lone group; spread the other newborns into open squares.
+    Ties are broken at random, so that games between greedy bots differ."""
     ctx = _Ctx(view)
     opts = ctx.pub["options"]
     lines: list[str] = []
     points = ctx.points
+    block_at = rng.choice(BLOCK_GROWTH)
+    if ctx.pub["first"] == ctx.seat:  # rivals play before us next turn: block sooner
+        block_at = min(BLOCK_GROWTH)
     squares = rng.sample(ctx.buyable(), len(ctx.buyable()))
-    zc, cc = cost(opts, "zerb"), cost(opts, "crapit")
-    # 1. Symbioz within reach: squares holding only our Zerbs, cheapest first.
+    zc, cc, kc = cost(opts, "zerb"), cost(opts, "crapit"), cost(opts, "krogul")
+    crapits: dict[str, list[int]] = ctx.pub["crapits"]
+    kroguls: dict[str, list[int]] = ctx.pub["kroguls"]
+
+    def pests(sq: str) -> int:
+        """Crapits in ``sq`` that no Krogul of ours there will eat."""
+        return sum(crapits[sq]) - kroguls[sq][ctx.seat]
+
+    # 1. Kroguls against the Crapits in our big groups, biggest group first: a Crapit eats
+    # one Zerb a turn after multiplication, so the group would never stay at 12.
+    guarded: dict[str, list[int]] = {}
+    cleared: set[str] = set()
+    krogul_into = ctx.buyable("krogul")
+    for sq in sorted(rng.sample(krogul_into, len(krogul_into)), key=lambda t: -ctx.mine(t)):
+        want = min(pests(sq), points // kc, ctx.supply["krogul"])
+        if ctx.mine(sq) >= GUARD and want > 0:
+            lines.append(f"buy {want} krogul {sq}")
+            points -= want * kc
+            ctx.supply["krogul"] -= want
+            guarded[sq] = [o for o in ctx.others() if crapits[sq][o]]
+            if want == pests(sq):
+                cleared.add(sq)
+    # 2. Symbioz within reach: squares holding only our Zerbs and no Crapit left uneaten,
+    # cheapest first.
     reach = sorted(
         ((SATURATION - ctx.mine(sq), sq) for sq in squares if sum(ctx.zerbs[sq]) == ctx.mine(sq)),
         key=lambda x: x[0],
     )
     filled: set[str] = set()
     for need, sq in reach:
+        if pests(sq) > 0 and sq not in cleared:
+            continue
         if need * zc <= points and need <= ctx.supply["zerb"] and need <= ctx.limit(sq):
             lines.append(f"buy {need} zerb {sq} else none")
             filled.add(sq)
             ctx.bought_zerbs(sq, need)
             points -= need * zc
             ctx.supply["zerb"] -= need
-    # 2. Crapits: after a rival's big group in a square we share, and after a rival Zerb
-    # that blocks a big group of ours (a mixed square never makes a Symbioz).
+    # 3. Crapits: one into our big group to eat the one or two rival Zerbs that block it (a
+    # mixed square never makes a Symbioz; a Krogul clears the Crapit once they are eaten),
+    # and after a rival's big group in a square we share.
     bought: set[str] = set()
     prey: dict[str, int] = {}
     for sq in rng.sample(ctx.buyable("crapit"), len(ctx.buyable("crapit"))):
         rival = max(ctx.others(), key=lambda o: ctx.zerbs[sq][o])
-        big_rival = ctx.zerbs[sq][rival] >= 5
-        blocker = ctx.mine(sq) >= 7 and 0 < ctx.zerbs[sq][rival] <= 2
-        if (big_rival or blocker) and cc <= points and ctx.supply["crapit"]:
+        theirs = sum(ctx.zerbs[sq]) - ctx.mine(sq)
+        blocked = (
+            ctx.mine(sq) >= GUARD and 0 < theirs <= 2 and not crapits[sq][ctx.seat] + kroguls[sq][ctx.seat]
+        )
+        big_rival = ctx.zerbs[sq][rival] >= max(RIVAL_GROUP, ctx.mine(sq))
+        if (blocked or big_rival) and cc <= points and ctx.supply["crapit"] and sq not in guarded:
             lines.append(f"buy crapit {sq}")
             points -= cc
             ctx.supply["crapit"] -= 1
             bought.add(sq)
             prey[sq] = rival
 
-    # 3. The rest as Zerbs into our biggest groups, lone ones first.
+    # 4. The rest as Zerbs into our biggest groups, lone ones first.
     def rank(sq: str) -> tuple[bool, int]:
         return (sum(ctx.zerbs[sq]) != ctx.mine(sq), -ctx.mine(sq))
 
@@ -183,13 +227,15 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
             ctx.bought_zerbs(sq, n)
             points -= n * zc
             ctx.supply["zerb"] -= n
-    # Growth: block a rival's lone group of 7 or more first, then keep the newborns of our
-    # biggest lone group at home; other groups spread to fertile, then empty squares.
+    # Growth: block a rival's lone group first, then keep the newborns of our biggest lone
+    # group at home; other groups spread to fertile, then empty squares.
     mine = [sq for sq in ctx.squares if ctx.mine(sq)]
     home = min(mine, key=rank, default=None)
     for sq in rng.sample(mine, len(mine)):
         near = [t for t in ctx.open_near(sq) if t != sq and ctx.room(t) > 0]
-        block = sorted((t for t in near if _lone_rival(ctx, t) >= 7), key=lambda t: -_lone_rival(ctx, t))
+        block = sorted(
+            (t for t in near if _lone_rival(ctx, t) >= block_at), key=lambda t: -_lone_rival(ctx, t)
+        )
         if sq == home and not block:
             continue
         fertile = [t for t in near if BY_NAME[t].fertile and t not in block]
@@ -197,13 +243,23 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
         spread = [] if sq == home else fertile + empty
         if block or spread:
             lines.append(f"grow {sq} prefer {' '.join(block[:1] + spread)} {sq}")
-    # Animals eat the colour they were bought for, then the leader's colour first.
+    # Animals eat the colour they were bought for, then the leader's colour first; Crapits'
+    # newborns go where rivals' Zerbs outnumber ours, Krogul clones to rival Crapits.
     counts = symbioz_counts(ctx.pub)
-    rivals = sorted(ctx.others(), key=lambda s: -counts[s])
+    others = ctx.others()
+    rivals = sorted(rng.sample(others, len(others)), key=lambda s: -counts[s])
+
+    def rival_zerbs(t: str) -> int:
+        return sum(ctx.zerbs[t]) - 2 * ctx.mine(t)
+
     for sq in ctx.animal_squares("crapit", bought):
         order = ([prey[sq]] if sq in prey else []) + [r for r in rivals if r != prey.get(sq)]
-        lines.append(f"crapit {sq} eat {' '.join(COLOURS[s] for s in order)}")
-    words = " ".join(COLOURS[s] for s in rivals)
-    for sq in ctx.animal_squares("krogul", set()):
-        lines.append(f"krogul {sq} eat {words}")
+        to = sorted((t for t in ctx.open_near(sq) if rival_zerbs(t) > 0), key=lambda t: -rival_zerbs(t))
+        where = f" prefer {' '.join(to[:3])}" if to else ""
+        lines.append(f"crapit {sq} eat {' '.join(COLOURS[s] for s in order)}{where}")
+    for sq in ctx.animal_squares("krogul", set(guarded)):
+        order = guarded.get(sq, []) + [r for r in rivals if r not in guarded.get(sq, [])]
+        to = [t for t in ctx.open_near(sq) if ctx.mine(t) >= GUARD and pests(t) > 0 and t != sq]
+        where = f" prefer {' '.join(to[:3])} {sq}" if to else ""
+        lines.append(f"krogul {sq} eat {' '.join(COLOURS[s] for s in order)}{where}")
     return _this_phase(view, lines)
