@@ -64,7 +64,7 @@ class PbemGroup(click.Group):
             ctx.exit(BUG_EXIT)
 
     SECTIONS = (
-        ("Players", ("keygen", "key", "read", "orders", "check", "sign", "open")),
+        ("Players", ("keygen", "key", "read", "orders", "check", "sign", "open", "say", "press")),
         (
             "Moderators, one game",
             (
@@ -318,13 +318,30 @@ def _warn_moderator_cards(moderator: Any, cards: list[Any]) -> None:
     help="A seat, in clockwise order: the player's name and public key card.",
 )
 @_variant_option
+@click.option(
+    "--press",
+    "press_rules",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A press rule (mode=full|public|none, grey=yes, moderator-reads=yes, archive-private=yes, "
+    "max-chars=N, per-turn=N, out-may-send=yes, out-may-receive=no, phase.NAME=MODE); fixed for the "
+    "game's life and stated in every report.  Without it the game has no press.",
+)
 def new(
-    game: str, folder: str, moderator_key: str, players: tuple[str, ...], options: tuple[str, ...]
+    game: str,
+    folder: str,
+    moderator_key: str,
+    players: tuple[str, ...],
+    options: tuple[str, ...],
+    press_rules: tuple[str, ...] = (),
 ) -> None:
     """Create a game of GAME in FOLDER and write the turn 1 reports."""
     from pbem.engine import GameFolder
     from pbem.errors import UsageError
     from pbem.keys import PublicCard
+    from pbem.press.rules import parse_pairs, write_rules
+
+    press = parse_pairs(press_rules)  # checked before anything is written
 
     cards = []
     for spec in players:
@@ -341,6 +358,9 @@ def new(
     _warn_moderator_cards(identity.public(), cards)
     gf = GameFolder.create(folder, game, identity, cards, opts, now=_now())
     save = gf.read()
+    if press is not None:
+        write_rules(Path(folder), press, save.game_id, identity)
+        gf.republish(identity)  # the turn 1 reports state the press rules
     click.echo(f"created {save.game} game {save.game_id} in {folder}")
     click.echo(f"reports for turn 1 are in {gf.reports_dir(1)}")
     click.echo(f"awaiting orders from: {', '.join(save.names[s] for s in save.awaiting)}")
@@ -583,7 +603,12 @@ def submit(folder: str, files: tuple[str, ...], keyfile: str) -> None:
     failed: PbemError | None = None
     for path in files:
         try:
-            receipt = gf.submit(_read_text(path), moderator, source=path, now=_now())
+            text = _read_text(path)
+            from pbem.press.commands import relay_press
+
+            if relay_press(gf, moderator, text, path):
+                continue  # a press file (pbem say): relayed, or refused with the reason
+            receipt = gf.submit(text, moderator, source=path, now=_now())
         except PbemError as exc:
             click.echo(f"rejected {exc.message}", err=True)
             if exc.hint:
@@ -725,6 +750,7 @@ def _register_plugins() -> None:
 
     if find_spec("pbem.cli_moderator") is not None:
         import_module("pbem.cli_moderator").register(main)
+    import_module("pbem.press.commands").register(main)
 
 
 _register_plugins()

@@ -714,6 +714,7 @@ class GameFolder:
         return self.exclusive(lambda: self._publish(moderator, loaded))
 
     def _publish(self, moderator: Identity, loaded: Loaded) -> list[Path]:
+        from pbem.press.listing import report_press
         from pbem.reports import ReportContext, name_seats, render_report
 
         save, secret, game = loaded.save, loaded.secret, loaded.game
@@ -741,6 +742,7 @@ class GameFolder:
             seed=save.body["seed"],
             outcome=None if outcome is None else name_seats(outcome.summary, save.names),
             seq=dict(save.body["seq"]),
+            press=report_press(self.path, save, moderator, game, secret.state),
         )
         folder = self.reports_dir(save.turn)
         written = []

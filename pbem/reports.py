@@ -80,6 +80,9 @@ class ReportContext:
     seed: str | None
     outcome: str | None
     seq: dict[str, int]
+    press: Any = None
+    """The press part of the turn's reports (:class:`pbem.press.listing.ReportPress`), or
+    None for a game without press rules."""
 
 
 def private_plaintext(
@@ -107,6 +110,7 @@ def private_plaintext(
             turn=ctx.turn,
             events=mine,
             private_text=private_text,
+            press=() if ctx.press is None else ctx.press.inbox.get(seat, ()),
         )
     )
     data = {"game_id": ctx.game_id, "turn": ctx.turn, "seat": seat, "private": view.private}
@@ -153,6 +157,8 @@ def render_report(
         if private_block
         else None,
     }
+    if ctx.press is not None and ctx.press.data is not None:
+        data["press"] = ctx.press.data
     prose = render(
         "report.txt.j2",
         player=None if seat is None else ctx.names[seat],
@@ -167,6 +173,7 @@ def render_report(
         awaiting=list(ctx.awaiting),
         seed_commitment=ctx.seed_commitment,
         private_block=private_block,
+        press=() if ctx.press is None else ctx.press.lines,
     )
     prose = wrap_text(prose)
     data["text_sha256"] = prose_digest(prose.splitlines())

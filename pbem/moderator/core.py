@@ -493,7 +493,7 @@ class Moderator:
         save = folder.read(self.card)
         problem = None
         try:
-            notice, seat = self._submit(folder, save, data, source, retry, now, policy, record)
+            notice, seat = self._submit(folder, save, data, source, retry, now, policy, record, post)
         except Exception as exc:  # no file may stall the game, whatever it trips in the engine
             if isinstance(exc, OSError | ConflictError) or folder.read(self.card).revision != save.revision:
                 raise  # the disk, not the file; or the engine filed it: the retry path decides
@@ -509,7 +509,7 @@ class Moderator:
             )
             seat = None
         self._answer(game_dir, save, notice, seat, item, post, key)
-        if notice.kind not in ("accepted", "replaced"):
+        if notice.kind not in ("accepted", "replaced", "relayed"):
             note: dict[str, object] = {
                 "was": source,
                 "received": iso(now),
@@ -520,13 +520,16 @@ class Moderator:
                 note["error"] = problem
             self._quarantine(game_dir).keep(key, item.path.name, data, note)
         record = record.with_handled(key)
-        verified = seat is not None and notice.kind in VERIFIED_KINDS
+        # A press notice names no player in the journal (grey press must not be traced).
+        verified = (
+            seat is not None and notice.kind in VERIFIED_KINDS and notice.kind not in ("relayed", "press")
+        )
         record = replace(record, inflight=None).logged(
             f"{source}: {notice.kind}"
             + (f" ({save.names[seat]})" if seat is not None and verified else "")
             + (f" [{problem}]" if problem is not None else ""),
             at=now,
-            kind="accepted" if notice.kind in ("accepted", "replaced") else "rejected",
+            kind="accepted" if notice.kind in ("accepted", "replaced", "relayed") else "rejected",
             turn=save.turn,
             player=save.names[seat] if seat is not None and verified else None,
         )
@@ -590,6 +593,7 @@ class Moderator:
         now: int,
         policy: TimingPolicy,
         record: Record,
+        post: Post | None = None,
     ) -> tuple[Notice, int | None]:
         """Hand one file to the engine; the notice for its sender and the verified seat."""
         base: dict[str, Any] = {
@@ -606,6 +610,11 @@ class Moderator:
                 hint = "send the sealed orders in ASCII armour, as 'pbem sign' writes them (age -a)"
             message = f"{source}: the file is not text"
             return Notice("malformed", message=message, hint=hint, **base), None
+        from pbem.press.moderated import handle as handle_press
+
+        press = handle_press(folder, self.identity, text, source, base, post, retry)
+        if press is not None:  # a press file (pbem say): relayed and delivered, or refused
+            return press
         try:
             receipt = folder.submit(text, self.identity, source=source, now=datetime.fromtimestamp(now, UTC))
         except DuplicateError as exc:

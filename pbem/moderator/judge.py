@@ -162,13 +162,21 @@ class Judge:
 
         if isinstance(cand.data, bytes):
             return None, f"{cand.source}: a binary age file; attach the armoured text 'pbem sign' writes"
+        from pbem.press.relay import press_game_id
+
+        press_game = press_game_id(cand.data, self.moderator.identity, cand.source)
         try:
-            header = parse(unseal(cand.data, self.moderator.identity, cand.source), cand.source).header
+            header = (
+                None
+                if press_game
+                else parse(unseal(cand.data, self.moderator.identity, cand.source), cand.source).header
+            )
         except PbemError as exc:
             return None, printable(exc.message, 300)
-        game = games.get(header.game.upper())
+        claimed = press_game or (header.game if header is not None else "")
+        game = games.get(claimed.upper())
         if game is None:
-            return None, f"{cand.source}: Game: {printable(header.game, 40)} is no game this judge runs"
+            return None, f"{cand.source}: Game: {printable(claimed, 40)} is no game this judge runs"
         return game, None
 
     def read(self, raw: bytes, games: dict[str, Path]) -> Verdict:

@@ -38,6 +38,8 @@ KINDS = {
     "orders": "REJECTED: some orders cannot be carried out",
     "stand-in": "NO ORDERS ARRIVED: the stand-in played for you",
     "abandoned": "SEAT ABANDONED: the stand-in plays for you from now on",
+    "relayed": "RELAYED: your press was passed on to its recipients",
+    "press": "REJECTED: your press was not passed on",
 }
 
 
@@ -62,7 +64,9 @@ def kind_of(error: PbemError) -> str:
     return "malformed"
 
 
-VERIFIED_KINDS = frozenset({"accepted", "replaced", "duplicate", "late", "replayed", "not-awaited", "orders"})
+VERIFIED_KINDS = frozenset(
+    {"accepted", "replaced", "duplicate", "late", "replayed", "not-awaited", "orders", "relayed", "press"}
+)
 """Kinds the engine reports only after the signature verified: the seat is known."""
 
 
@@ -86,6 +90,9 @@ class Notice:
             return f"[pbem {self.game_id}] turn {self.turn}: the stand-in played for you"
         if self.kind == "abandoned":
             return f"[pbem {self.game_id}] turn {self.turn}: your seat is marked abandoned"
+        if self.kind in ("relayed", "press"):
+            verdict = "relayed" if self.kind == "relayed" else "not relayed"
+            return f"[pbem {self.game_id}] turn {self.turn}: your press was {verdict}"
         verdict = "accepted" if self.kind in ("accepted", "replaced") else "not accepted"
         if self.kind == "duplicate":
             verdict = "already accepted"

@@ -1,0 +1,236 @@
+"""The press commands: ``pbem say`` (players) and ``pbem press read | relay | list``.
+
+Only click is imported here; each command imports what it needs (``pbem --help`` stays fast).
+Errors are pbem.errors classes, turned into messages and exit codes by the CLI's group.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.cli_options import MODERATOR_KEY
+
+_player_key = click.option(
+    "--key",
+    "keyfile",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Your own secret identity file (NAME.key from pbem keygen).",
+)
+_moderator_card = click.option(
+    "--moderator",
+    "moderator_card",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The moderator's public card; without it, the key first seen for this game is required.",
+)
+MAX_MESSAGE_BYTES = 1_000_000
+"""The largest message text read (the rules allow a few thousand characters)."""
+
+
+def _card(path: str | None) -> object:
+    from pbem.keys import PublicCard
+
+    return None if path is None else PublicCard.load(path)
+
+
+def _message(text: str | None, path: str | None) -> tuple[str, str]:
+    """The message and where it came from: ``-m``, ``--file`` (``-``: standard input).
+    Raises UsageError when both or neither are given, FormatError for a file too large or
+    not UTF-8."""
+    from pbem.errors import FormatError, UsageError
+    from pbem.inputs import decode, read_text
+
+    if (text is None) == (path is None):
+        raise UsageError("give the message with -m TEXT or --file FILE (--file - reads standard input)")
+    if text is not None:
+        return text, "the message"
+    assert path is not None
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1)
+        if len(data) > MAX_MESSAGE_BYTES:
+            raise FormatError(
+                f"standard input is larger than {MAX_MESSAGE_BYTES:,} bytes; no message is that long"
+            )
+        return decode(data, "standard input", "message"), "standard input"
+    return read_text(path, "message", MAX_MESSAGE_BYTES), path
+
+
+@click.command()
+@click.argument("report", type=click.Path(exists=True, dir_okay=False))
+@_player_key
+@click.option(
+    "--to", "to", multiple=True, required=True, metavar="NAME", help="A recipient (repeat), or all."
+)
+@click.option("-m", "--message", "text", help="The message (or use --file).")
+@click.option("--file", "path", help="A file holding the message (- for standard input).")
+@click.option("--grey", is_flag=True, help="Grey press: the recipients see 'someone', not your name.")
+@click.option("-o", "--out", help="Write the sealed message here (default: standard output).")
+@_moderator_card
+def say(
+    report: str,
+    keyfile: str,
+    to: tuple[str, ...],
+    text: str | None,
+    path: str | None,
+    grey: bool,
+    out: str | None,
+    moderator_card: str | None,
+) -> None:
+    """Write press to other players: checked against the game's press rules (from your
+    REPORT), signed by you, encrypted to the recipients only, sealed to the moderator.
+
+    Send what it writes to the moderator as you send orders (mail, or your inbox folder)."""
+    from pbem.errors import UsageError
+    from pbem.inputs import read_text, writable_target
+    from pbem.keys import Identity
+    from pbem.press.say import parse_to
+    from pbem.press.say import say as compose
+
+    recipients = parse_to(to)
+    message, source = _message(text, path)
+    if out:
+        writable_target(out, "press file")
+    identity = Identity.load(keyfile)
+    report_text = read_text(report, "report", 16 * 1024 * 1024)
+    said = compose(
+        report_text,
+        report,
+        identity,
+        recipients,
+        message,
+        source,
+        grey=grey,
+        moderator=_card(moderator_card),  # type: ignore[arg-type]
+    )
+    who = "someone (grey)" if said.grey else identity.name
+    note = f"press from {who} to {', '.join(said.recipients)}, sealed to the moderator"
+    if out:
+        try:
+            Path(out).write_text(said.text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write the press file to {out}: {exc.strerror}") from None
+        click.echo(f"{note}: written to {out}; send it to the moderator")
+    else:
+        click.echo(said.text, nl=False)
+        click.echo(note, err=True)
+
+
+@click.group()
+def press() -> None:
+    """Press: read the messages relayed to you; relay and list them (moderator)."""
+
+
+@press.command("read")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@_player_key
+@_moderator_card
+def press_read(paths: tuple[str, ...], keyfile: str, moderator_card: str | None) -> None:
+    """Print the press messages in PATHS (relayed copies, or folders holding them: your
+    players/NAME/ folder, or the game's press/ folder) that are for you, every signature
+    checked."""
+    from pbem.errors import RejectedError
+    from pbem.keys import Identity
+    from pbem.press.read import read_many
+
+    identity = Identity.load(keyfile)
+    letters, _skipped = read_many([Path(p) for p in paths], identity, _card(moderator_card), None)  # type: ignore[arg-type]
+    for i, letter in enumerate(letters):
+        if i:
+            click.echo("")
+        click.echo(letter.render(), nl=False)
+    if not letters:
+        if len(paths) == 1 and Path(paths[0]).is_file():
+            raise RejectedError(
+                f"{paths[0]} is not encrypted to {identity.name}'s key: a message for other players",
+                "pass a press message relayed to you (players/NAME/press-NNNNNN.txt or a mail)",
+            )
+        click.echo(f"no press for {identity.name} in {', '.join(paths)}")
+
+
+@press.command("relay")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@MODERATOR_KEY
+def press_relay(folder: str, file: str, keyfile: str) -> None:
+    """Relay the press FILE a player sent (what pbem say wrote) in the game in FOLDER:
+    check it, keep it in press/ and say whom to send the copy to.  (pbem moderate and
+    pbem judge do this, and the delivery, by themselves.)"""
+    from datetime import UTC, datetime
+
+    from pbem.engine import GameFolder
+    from pbem.errors import FormatError
+    from pbem.inputs import read_text
+    from pbem.keys import Identity
+    from pbem.press.relay import open_press, receipt, relay
+
+    identity = Identity.load(keyfile)
+    text = read_text(file, "press file", 2_000_000)
+    plain = open_press(text, identity, file)
+    if plain is None:
+        raise FormatError(
+            f"{file} is not a press file sealed to this moderator's key",
+            "orders go to pbem submit; press is what pbem say writes",
+        )
+    gf = GameFolder(folder)
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    relayed = gf.exclusive(lambda: relay(gf, identity, plain, f"{file}, sealed press", now))
+    kept = Path(folder) / "press" / relayed.entry.filename
+    click.echo(receipt(relayed))
+    click.echo(f"kept as {kept}: send that file to {', '.join(relayed.recipients)}")
+
+
+@press.command("list")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@MODERATOR_KEY
+def press_list(folder: str, keyfile: str) -> None:
+    """List the press relayed in the game in FOLDER (moderator): number, turn, sender (the
+    grey sender too: the moderator knows it), recipients; and the game's press rules."""
+    from pbem.engine import GameFolder
+    from pbem.keys import Identity
+    from pbem.press import ledger
+    from pbem.press.rules import load_rules
+
+    identity = Identity.load(keyfile)
+    save = GameFolder(folder).read(identity.public())
+    for line in load_rules(Path(folder), save.game_id, save.moderator).describe():
+        click.echo(line)
+    entries = ledger.load(Path(folder), save.game_id, identity)
+    click.echo(f"{len(entries)} message(s) relayed")
+    for e in entries:
+        to = "all" if e.broadcast else ", ".join(e.to)
+        flags = [
+            *(["grey"] if e.grey else []),
+            "readable" if e.readable else "encrypted to the recipients only",
+        ]
+        click.echo(f"  {e.number:4d}  turn {e.turn}  {e.sender} -> {to}  ({', '.join(flags)})  {e.received}")
+
+
+def register(main: click.Group) -> None:
+    """Add the press commands to the ``pbem`` group."""
+    main.add_command(say)
+    main.add_command(press)
+
+
+def relay_press(folder: object, identity: object, text: str, source: str) -> bool:
+    """For ``pbem submit``: relay ``text`` when it is a press file sealed to ``identity``
+    and say so; False when it is not press (an order file).  Raises what
+    :func:`pbem.press.relay.relay` raises."""
+    from datetime import UTC, datetime
+
+    from pbem.engine import GameFolder
+    from pbem.keys import Identity
+    from pbem.press.relay import open_press, receipt, relay
+
+    assert isinstance(folder, GameFolder) and isinstance(identity, Identity)
+    plain = open_press(text, identity, source)
+    if plain is None:
+        return False
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    relayed = folder.exclusive(lambda: relay(folder, identity, plain, f"{source}, sealed press", now))
+    click.echo(receipt(relayed))
+    kept = folder.path / "press" / relayed.entry.filename
+    click.echo(f"kept as {kept}: send it to {', '.join(relayed.recipients)}")
+    return True

@@ -1,0 +1,153 @@
+"""What reports and the archive say about press.
+
+Every report of a game with press rules states them in its text and carries them in its data
+block (with each player's public keys, the game's press phase and who is out), which is all
+``pbem say`` needs.  A player's report lists, in its private part, the messages relayed to
+them during the turn before it ("your next report"), so a lost mail or file is noticed and
+can be read again from ``press/`` in the game folder.  At the end, :func:`archived_press`
+gives the archive the public press, and the private press when the rules say every player
+agreed to that at creation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import FormatError
+from pbem.keys import Identity
+from pbem.press import ledger
+from pbem.press import text as block
+from pbem.press.rules import PRESS_DIR, game_out, game_phase, load_rules, out_players, rules_path
+from pbem.press.say import SOMEONE
+from pbem.press.sealed import open_block
+
+
+@dataclass(frozen=True)
+class ReportPress:
+    """The press part of one turn's reports."""
+
+    data: Mapping[str, Any] | None
+    """For every report's data block (None: the game has no press rules)."""
+    lines: tuple[str, ...]
+    """The rules in words, for every report's text."""
+    inbox: Mapping[int, tuple[str, ...]]
+    """Per seat: the lines listing the messages relayed to it in the previous turn."""
+
+
+NO_PRESS = ReportPress(None, (), {})
+
+
+def inbox_lines(entries: list[ledger.Entry], name: str, turn: int) -> tuple[str, ...]:
+    """The private lines of ``name``'s report of ``turn``: the messages relayed to them
+    during turn ``turn - 1`` (or a line saying there were none)."""
+    got = ledger.received_in(entries, name, turn - 1)
+    if turn <= 1:
+        return ()
+    if not got:
+        return (f"Press relayed to you in turn {turn - 1}: none.",)
+    out = [f"Press relayed to you in turn {turn - 1} ({len(got)}; copies in the game's {PRESS_DIR}/ folder):"]
+    for entry in got:
+        sender = SOMEONE if entry.grey else entry.sender
+        to = "all" if entry.broadcast else ", ".join(entry.to)
+        out.append(f"  message {entry.number} from {sender} to {to} ({PRESS_DIR}/{entry.filename})")
+    return tuple(out)
+
+
+def report_press(game_dir: Path, save: Any, moderator: Identity, game: Any, state: Any) -> ReportPress:
+    """The press part of the reports the engine writes for ``save``'s turn.
+
+    Raises FormatError when the game's press rules or ledger are damaged (the moderator
+    restores them: the reports would otherwise state rules the players did not agree to).
+    """
+    path = rules_path(game_dir)
+    if not path.exists() and not path.is_symlink():
+        return NO_PRESS
+    rules = load_rules(game_dir, save.game_id, save.moderator)
+    public_view = game.observe(state, None)
+    phase = game_phase(game, public_view)
+    out = out_players(save.body["players"], save.names, game_out(game, public_view))
+    data = {
+        "rules": rules.to_json(),
+        "cards": {
+            name: {"sign": card.verify_key.hex(), "age": card.age_recipient}
+            for name, card in zip(save.names, save.players, strict=True)
+        },
+        "phase": None if phase is None else list(phase),
+        "out": sorted(out),
+    }
+    lines = list(rules.describe())
+    if phase is not None and rules.mode_in(phase) != rules.mode:
+        lines.append(f"Press now (the {phase[0]} phase): {rules.mode_in(phase)}.")
+    if rules.enabled:
+        lines.append("Send press with: pbem say REPORT --key YOUR.key --to NAME (or all)")
+    entries = list(ledger.load(game_dir, save.game_id, moderator))
+    inbox = {seat: inbox_lines(entries, name, save.turn) for seat, name in enumerate(save.names)}
+    return ReportPress(data, tuple(lines), inbox)
+
+
+@dataclass(frozen=True)
+class ArchivedMessage:
+    """One message as the archive shows it."""
+
+    number: int
+    turn: int
+    sender: str
+    """The sender's name, or ``someone`` for grey press."""
+    to: tuple[str, ...]
+    """Recipients' names, or ("all",)."""
+    text: tuple[str, ...]
+    public: bool
+
+
+def archived_press(game_dir: Path, save: Any, moderator: Identity) -> list[ArchivedMessage]:
+    """The press the archive of a finished game shows: every message to all players, and the
+    private messages when the game's rules say every player agreed to that at creation
+    (``archive-private``, which makes them readable by the moderator).  Grey press stays
+    "someone".  A game without press rules has none.
+
+    Raises FormatError when the ledger or a kept copy is damaged or missing.
+    """
+    from pbem.inputs import read_text
+
+    path = rules_path(game_dir)
+    if not path.exists() and not path.is_symlink():
+        return []
+    rules = load_rules(game_dir, save.game_id, save.moderator)
+    out: list[ArchivedMessage] = []
+    for entry in ledger.load(game_dir, save.game_id, moderator):
+        if not (entry.broadcast or (rules.archive_private and entry.readable)):
+            continue
+        kept = Path(game_dir) / PRESS_DIR / entry.filename
+        source = str(kept)
+        try:
+            text = read_text(kept, "press message", 2_000_000)
+        except Exception as exc:  # a missing or unreadable copy: say which
+            raise FormatError(
+                f"{source}: the kept copy of press message {entry.number} cannot be read ({exc})"
+            ) from None
+        opened = open_block(text, moderator, source, "press message")
+        letters = [] if opened is None else block.age_blocks(opened[0].split(block.end(block.RELAY), 1)[-1])
+        inner = None if len(letters) != 1 else open_block(letters[0][1], moderator, source, "letter")
+        if inner is None:
+            raise FormatError(f"{source}: the moderator cannot open press message {entry.number}")
+        letter = block.parse(inner[0], block.LETTER, source)
+        to = ("all",) if entry.broadcast else entry.to
+        sender = SOMEONE if entry.grey else entry.sender
+        out.append(ArchivedMessage(entry.number, entry.turn, sender, to, letter.text, entry.broadcast))
+    return out
+
+
+def archive_lines(messages: list[ArchivedMessage]) -> list[str]:
+    """The archive's press as text lines (for its text file)."""
+    out: list[str] = []
+    for m in messages:
+        to = "all" if m.to == ("all",) else ", ".join(m.to)
+        out += [
+            f"Press {m.number} (turn {m.turn}), from {m.sender} to {to}:",
+            *(f"  {t}" for t in m.text),
+            "",
+        ]
+    return out
