@@ -265,7 +265,8 @@ class _Checker:
                 rule = "as many as you have there"
             raise IllegalOrderError(
                 line,
-                f"at most {left} more Zerb(s) may be bought into {sq} this turn ({rule}: "
+                f"at most {left} more Zerb(s) may be bought into {sq} this "
+                f"{'round' if self.pub.get('phase') else 'turn'} ({rule}: "
                 f"{mine}); add 'else any' to place the rest elsewhere",
                 f"buy {left} zerb {sq}" if left else None,
             )

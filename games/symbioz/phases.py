@@ -101,6 +101,8 @@ class Turn:
         self.closed: dict[str, int] = dict(state["symbioz"])
         self.supply: Counts = {pawn: list(row) for pawn, row in state["supply"].items()}
         self.events: list[str] = []
+        # What players call the game's turn (the pbem turn counts phases with order-rounds=phase).
+        self.unit = "round" if phase_rounds(state) else "turn"
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -178,7 +180,7 @@ class Turn:
                     return "saturated (12 Zerbs)"
                 limit = buy_limit(self.options, sq, start[sq])
                 if pawn == "zerb" and limit is not None and zerbs_in.get(sq, 0) >= limit:
-                    return _limit_reason(sq, start[sq], limit, who)
+                    return _limit_reason(sq, start[sq], limit, who, self.unit)
                 return None
 
             def auto(why_not: Callable[[str], str | None] = why_not) -> str | None:
@@ -367,9 +369,10 @@ class Turn:
         return out
 
 
-def _limit_reason(sq: str, mine: int, limit: int, who: str) -> str:
-    """Why a bought Zerb may not enter ``sq``: the purchase limit, in words."""
-    return f"at most {limit} Zerb(s) bought into {sq} a turn ({mine} {who} Zerbs there)"
+def _limit_reason(sq: str, mine: int, limit: int, who: str, unit: str) -> str:
+    """Why a bought Zerb may not enter ``sq``: the purchase limit, in words (``unit``: what
+    players call the game's turn, "turn" or "round")."""
+    return f"at most {limit} Zerb(s) bought into {sq} a {unit} ({mine} {who} Zerbs there)"
 
 
 def _ranking(state: State) -> tuple[list[int], list[int]]:

@@ -118,6 +118,7 @@ def describe(view: View) -> tuple[str, str]:
 def _variant_notes(pub: dict[str, Any]) -> list[str]:
     """Plain words for the options that differ from the rulebook's game."""
     opts, notes = pub["options"], []
+    unit = "round" if phase_rounds(pub) else "turn"
     if opts["first-game"]:
         notes.append("first game: one more Symbioz needed to win")
     if pub["players"] == 2 and opts["two-player-board"] == "full":
@@ -132,7 +133,7 @@ def _variant_notes(pub: dict[str, Any]) -> list[str]:
             f" {TURNS} rounds of four phases make the game)"
         )
     if opts["purchase-limit"] == "double":
-        notes.append("Zerbs bought into a square a turn: up to as many as you have there")
+        notes.append(f"Zerbs bought into a square a {unit}: up to as many as you have there")
     elif opts["purchase-limit"] == "none":
         notes.append("no limit on Zerbs bought into a square (only its room)")
     return notes
@@ -194,7 +195,8 @@ def _introduction_form(pub: dict[str, Any], seat: int) -> list[str]:
     limits = {sq: buy_limit(opts, sq, pub["zerbs"][sq][seat]) for sq in buyable}
     if any(n is not None for n in limits.values()):
         zerbs = ", ".join(f"{sq} {n}" for sq, n in limits.items())
-        lines += _wrapped(f"#    Zerbs (most a square takes this turn): {zerbs or 'none'}.")
+        unit = "round" if pub.get("phase") else "turn"
+        lines += _wrapped(f"#    Zerbs (most a square takes this {unit}): {zerbs or 'none'}.")
     else:
         lines += _wrapped("#    Zerbs into: " + (" ".join(buyable) or "none") + ".")
     lines += _wrapped("#    Crapits and Kroguls into: " + (" ".join(animals) or "none") + ".")

@@ -227,3 +227,15 @@ def test_an_order_for_animals_eaten_earlier_is_reported_unused() -> None:
     state = position(crapits={"C3": {YELLOW: 1}}, kroguls={"C3": {RED: 1}}, zerbs={"C3": {BLUE: 1}})
     result = play(state, {YELLOW: ["crapit C3 eat blue"]})
     assert "Yellow crapit order for C3 unused: no Yellow Crapit there now" in texts(result)
+
+
+def test_animal_newborns_may_enter_fertile_squares_never_closed_ones() -> None:
+    """Ruling 11: animal newborns go to the parents' square or an adjacent open one, fertile
+    squares included; a closed square is refused when the orders are checked."""
+    zerbs = {"B1": {RED: 4, YELLOW: 1}, "A1": {RED: 5}, "C5": {BLUE: 4}}
+    state = position(zerbs=zerbs, crapits={"B1": {YELLOW: 2, RED: 1}}, kroguls={"B1": {YELLOW: 1}})
+    state["symbioz"]["C2"] = BLUE
+    after = play(state, {YELLOW: ["krogul B1 eat red -> A1", "crapit B1 eat red -> A1"]}).state
+    assert after["kroguls"]["A1"][YELLOW] == 1 and after["crapits"]["A1"][YELLOW] == 1
+    with pytest.raises(OrderErrors, match="C2 is closed by a Blue Symbioz"):
+        orders_for(state, YELLOW, "crapit B1 eat red -> C2")
