@@ -42,7 +42,7 @@ from pbem.press.rules import (
     out_players,
     recipients_of,
 )
-from pbem.press.say import SOMEONE
+from pbem.press.say import SOMEONE, text_chars
 from pbem.press.sealed import (
     LETTER_SIZE,
     RELAY_SIZE,
@@ -161,7 +161,7 @@ def _check_letter(
             letter.verify(card, block.LETTER_DOMAIN)
         except SignatureError:
             raise SignatureError(f"{label}: the letter is not signed by {sender}'s key") from None
-    return sum(len(line) for line in letter.text) + max(0, len(letter.text) - 1)
+    return text_chars(letter.text)
 
 
 def relay(folder: GameFolder, identity: Identity, plain: str, label: str, received: str) -> Relayed:

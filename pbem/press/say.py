@@ -101,6 +101,11 @@ def message_lines(text: str, source: str) -> list[str]:
     return out
 
 
+def text_chars(lines: Sequence[str]) -> int:
+    """A message's length as the rules count it: its characters, not counting line ends."""
+    return sum(len(line) for line in lines)
+
+
 def parse_to(values: Sequence[str]) -> tuple[str, ...]:
     """``--to`` values (repeated, or comma separated) as recipient names; ``all`` alone means
     every other player.  Raises UsageError when none are given or ``all`` is mixed with names."""
@@ -146,8 +151,7 @@ def compose(
     names = list(data["names"])
     sender = next((n for n in names if n.lower() == identity.name.lower()), identity.name)
     lines = message_lines(message, message_source)
-    text_chars = sum(len(line) for line in lines) + len(lines) - 1
-    msg = Message(sender, tuple(to), grey, text_chars)
+    msg = Message(sender, tuple(to), grey, text_chars(lines))
     check_message(info.rules, msg, names, info.out, info.phase, where="pbem say")
     recipients = recipients_of(msg, names)
     to_header = ALL if msg.broadcast else ", ".join(recipients)
