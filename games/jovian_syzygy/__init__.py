@@ -12,8 +12,13 @@ from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, Resolution, State
 from pbem.padding import Padding
 from pbem.rng import Rng
 
-from . import bots, orders, rules, svg, view
+from . import bots, corners, orders, rules, svg, view
 from . import charts as archive
+
+_BEFORE_ISSUE_12 = {"solo", "max-rounds", "ride", "max-extra-moves", "setup-check"}
+"""The options every game had before corners and turns existed: ``pbem new`` saves every
+option, so a saved set with all of these and neither of the new ones is an older game's, set
+up (and re-played) with dealt corners and round turns."""
 
 INFO = GameInfo(
     name="jovian-syzygy",
@@ -55,11 +60,27 @@ INFO = GameInfo(
             "centres",
             ("centres", "slide"),
         ),
+        Variant(
+            "corners",
+            "'choose': a setup step where players choose their corners in turn order (the "
+            "rulebook); 'dealt': corners dealt at random",
+            "choose",
+            ("choose", "dealt"),
+        ),
+        Variant(
+            "turns",
+            "'round': everyone writes one plan per round at once, played in turn order; "
+            "'sequential': one player at a time, each seeing the turns before (one mail round each)",
+            "round",
+            ("round", "sequential"),
+        ),
     ),
     docs="games/jovian_syzygy/README.md",
-    # Padded sizes (bytes): 60 bot games with 32-character names needed at most 250 for a
-    # private part and 8192 + 155 a turn for the save's secret; twice that a turn here.
-    padding=Padding(report=1024, secret=8192, secret_per_turn=320),
+    # Padded sizes (bytes): with the forecast, 40 bot games (every option at random, 32-
+    # character names) needed at most 1,332 for a private part (250 before the forecast; the
+    # longest forecast we could build, tests/jovian_syzygy/test_jovian_forecast.py, stays
+    # under 2,048) and 8192 + 155 a turn for the save's secret; twice that a turn here.
+    padding=Padding(report=2048, secret=8192, secret_per_turn=320),
 )
 
 
@@ -76,6 +97,8 @@ class JovianSyzygy:
         unknown = sorted(set(given) - {v.name for v in INFO.variants})
         if unknown:
             raise ValueError(f"Jovian Syzygy has no option {unknown[0]!r}")
+        if set(given) >= _BEFORE_ISSUE_12 and not {"corners", "turns"} & set(given):
+            given = {**given, "corners": "dealt", "turns": "round"}
         opts = {v.name: given.get(v.name, v.default) for v in INFO.variants}
         for v in INFO.variants:
             if v.choices and opts[v.name] not in v.choices:
@@ -86,10 +109,9 @@ class JovianSyzygy:
         return rules.setup(players, opts, rng)
 
     def to_act(self, state: State) -> tuple[int, ...]:
-        """Every seat writes one plan per round (resolved in this round's turn order)."""
-        if state["over"]:
-            return ()
-        return tuple(range(state["players"]))
+        """At setup the seats choosing a corner; then every seat, one plan per round (resolved
+        in the round's turn order), or with ``turns=sequential`` the seat whose turn it is."""
+        return rules.asked(state)
 
     def observe(self, state: State, seat: int | None) -> View:
         return view.observe(state, seat)
@@ -98,6 +120,8 @@ class JovianSyzygy:
         return bots.order_form(v)
 
     def validate(self, v: View, lines: Sequence[OrderLine]) -> JSON:
+        if v.public.get("phase") == "corners":
+            return corners.validate(v, lines)
         return orders.validate(v, lines)
 
     def default_orders(self, v: View) -> list[str]:

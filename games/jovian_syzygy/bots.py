@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 from pbem.game import View
 
-from . import board
+from . import board, corners
+from .forecast import corner_hints
 from .orders import advance, copy_turn, fallback_problem, legal_steps
-from .rules import award_for, moved
+from .rules import award_for, moved, player
 from .turns import Turn, start_turn, step_text
 
 if TYPE_CHECKING:
@@ -32,6 +33,15 @@ def order_form(view: View) -> list[str]:
     public = view.public
     if view.seat is None or public["over"]:
         return ["# Nothing to order."]
+    if public.get("phase") == "corners":
+        hints = corner_hints(public, view.seat) if view.seat in public["asked"] else {}
+        return corners.order_form(view, public["options"].get("turns") == "sequential", hints)
+    mover = public.get("to_move")
+    if mover is not None and mover != view.seat:
+        return [
+            f"# Jovian Syzygy, round {public['round']}: turns are taken one after another,",
+            f"# and it is {player(mover)}'s turn now: no orders from you yet.",
+        ]
     turn = _turn(view)
     sats = list(public["sats"])
     place = f"aboard {turn.where.capitalize()}" if turn.where in board.MOONS else f"in {turn.where}"
@@ -46,17 +56,31 @@ def order_form(view: View) -> list[str]:
         "# What you may do first:",
     ]
     lines += [f"#   {step_text(s)}" for s in legal_steps(turn, sats)]
+    lines.append("# Your report's private part forecasts what each satellite would score.")
     lines += default_orders(view)
     return lines
 
 
 def default_orders(view: View) -> list[str]:
-    """Civil disorder: stay where you are (aboard a satellite that is riding it)."""
+    """Civil disorder: stay where you are (aboard a satellite that is riding it); at setup,
+    no corner named (a random vacant one)."""
     return ["pass"]
 
 
+def _corner_choice(view: View, ranked: list[str]) -> list[str]:
+    """A setup step's orders listing corners best first (one with sequential turns)."""
+    if view.public["options"].get("turns") == "sequential":
+        ranked = ranked[:1]
+    return [f"corner {' '.join(ranked)}"] if ranked else ["pass"]
+
+
 def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
-    """A uniformly random legal step at a time, stopping at random, sometimes with a fallback."""
+    """A uniformly random legal step at a time, stopping at random, sometimes with a fallback;
+    at setup, the vacant corners in a random order."""
+    if view.public.get("phase") == "corners":
+        free = corners.vacant(view.public["where"])
+        rng.shuffle(free)
+        return _corner_choice(view, free)
     turn = _turn(view)
     sats = list(view.public["sats"])
     plan: Plan = []
@@ -129,8 +153,32 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
     Psi spent counts against a plan; a move into a space with storms succeeds with chance
     1/2 per storm, and a wasted move leaves the bot where it was (it stops: no fallback).
     Makes a storm in the space it leaves, to slow whoever follows, unless it comes back.
+    At setup it ranks the vacant corners by the value of the best plan from each.
     """
+    if view.public.get("phase") == "corners":
+        seat = view.seat
+        if seat is None:
+            raise ValueError("a bot needs a seat's view")
+        opts = view.public["options"]
+        value = {
+            c: _best_plans(view, start_turn(seat, c, view.public["psi"][seat], opts))[0]
+            for c in corners.vacant(view.public["where"])
+        }
+        ties = {c: rng.randbelow(1000) for c in value}
+        return _corner_choice(view, sorted(value, key=lambda c: (-value[c], ties[c])))
     start = _turn(view)
+    _top, choices = _best_plans(view, start)
+    plan = rng.choice(choices)
+    lines = [step_text(s) for s in plan]
+    comes_back = any(s[0] == "move" and s[1] == start.where for s in plan)
+    if start.where not in board.TRACK_BY_MOON and plan and plan[0][0] == "move" and not comes_back:
+        lines.insert(0, "storm")
+    return lines or ["pass"]
+
+
+def _best_plans(view: View, start: Turn) -> tuple[float, list[Plan]]:
+    """The best expected value of a plan of up to three moves from ``start``, and every plan
+    that reaches it."""
     sats = list(view.public["sats"])
     storms = view.public["storms"]
     best: list[tuple[float, Plan]] = [(_score(view, start, 0), [])]
@@ -159,13 +207,7 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
                     nxt.append((after, new_plan, reach * success, wasted_now))
         frontier = nxt
     top = max(score for score, _ in best)
-    choices = [plan for score, plan in best if score >= top - 1e-9]
-    plan = rng.choice(choices)
-    lines = [step_text(s) for s in plan]
-    comes_back = any(s[0] == "move" and s[1] == start.where for s in plan)
-    if start.where not in board.TRACK_BY_MOON and plan and plan[0][0] == "move" and not comes_back:
-        lines.insert(0, "storm")
-    return lines or ["pass"]
+    return top, [plan for score, plan in best if score >= top - 1e-9]
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot}

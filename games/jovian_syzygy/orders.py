@@ -204,6 +204,17 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     sats = list(public["sats"])
     if public["over"]:
         raise OrderErrors([IllegalOrderError(None, "the game is over")])
+    mover = public.get("to_move")
+    if mover is not None and mover != seat:
+        raise OrderErrors(
+            [
+                IllegalOrderError(
+                    None,
+                    f"turns are taken one after another and it is Player {mover + 1}'s turn now;"
+                    " send your plan when your report says it is yours",
+                )
+            ]
+        )
     errors: list[OrderError] = []
     turn = start_turn(seat, public["where"][seat], public["psi"][seat], public["options"])
     steps: list[list[str]] = []
@@ -241,6 +252,10 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                         f"spend {public['psi'][seat]}",
                     )
                 continue
+            if low.split()[0] in ("corner", "corners", "choose"):
+                raise _Bad(
+                    IllegalOrderError, f"corners are chosen at setup; you are {_place(turn.where)} now"
+                )
             parsed = parse_steps(text)
         except _Bad as bad:
             errors.append(bad.kind(line, bad.message, bad.suggestion))
@@ -286,6 +301,10 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     if errors:
         raise OrderErrors(errors)
     return {"steps": steps, "fallback": fallback}
+
+
+def _place(where: str) -> str:
+    return f"aboard {where.capitalize()}" if where in board.TRACK_BY_MOON else f"in {where}"
 
 
 def fallback_problem(

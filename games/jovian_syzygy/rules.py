@@ -8,7 +8,13 @@ State (JSON only, integers for positions)::
      "psi": [3, ...], "last_gain": [None | moon, ...],
      "storms": {"D-3": 2, ...},                   # cosmic storms (nickels) per space
      "awards": [None | {"moons": [...], "eclipse": bool, "psi": int, "same": bool}, ...],
+     "award_sats": [...],                         # the satellites the awards were found on
+     "phase": "corners" | "play",                 # absent: play (games saved before setup steps)
+     "step": k,                                   # turns=sequential: index in the turn order
      "over": bool}
+
+With ``corners=choose`` a seat's place is None until it has chosen its corner (see
+:mod:`.corners`).
 
 A seat's validated orders are a plan (see :mod:`.turns`).  Setup, a whole round, awards and
 the end are here; one seat's turn is in :mod:`.turns`.
@@ -25,7 +31,7 @@ from typing import Any
 from pbem.game import Event, Outcome, Resolution, State
 from pbem.rng import Rng
 
-from . import board
+from . import board, corners
 from .lines import Body, Line, any_syzygy, best_line, line_value
 from .turns import play_turn, player, start_turn
 
@@ -81,10 +87,29 @@ def turn_order(state: State) -> list[int]:
     return [(state["first"] + i) % n for i in range(n)]
 
 
+def sequential(state: State) -> bool:
+    """Whether players take their turns one after another (option ``turns=sequential``)."""
+    return options_of(state).get("turns", "round") == "sequential"
+
+
+def asked(state: State) -> tuple[int, ...]:
+    """The seats that owe orders now: at setup those choosing a corner; in a round every
+    seat (one plan each, ``turns=round``) or the seat whose turn it is (``turns=sequential``);
+    nobody once the game is over."""
+    if state["over"]:
+        return ()
+    if corners.choosing(state):
+        return corners.choosers(state["where"], turn_order(state), sequential(state))
+    if sequential(state):
+        return (turn_order(state)[state.get("step", 0)],)
+    return tuple(range(state["players"]))
+
+
 def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
     """The starting position: satellites drawn until no three are in line (as drawn, or with
-    option ``setup-check=slide`` not even by sliding), corners dealt at
-    random, a random first player, 3 Psi each.  Raises ValueError for a bad player count."""
+    option ``setup-check=slide`` not even by sliding), a random first player, 3 Psi each, and
+    either the setup step where players choose their corners (``corners=choose``) or corners
+    dealt at random (``dealt``).  Raises ValueError for a bad player count."""
     if not 1 <= players <= 4:
         raise ValueError(f"Jovian Syzygy is for 1 to 4 players, not {players}")
     while True:
@@ -94,21 +119,28 @@ def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
                 break
         elif not any_syzygy([Body(*k) for k in bodies_key(sats)]):
             break
-    corners = rng.sample(list(board.CORNERS), players)
-    return {
+    choose = options.get("corners", "choose") == "choose"
+    # Dealt corners are drawn before the first player, as they always were (old games re-play).
+    where: list[str | None] = [None] * players if choose else list(rng.sample(list(board.CORNERS), players))
+    state: State = {
         "players": players,
         "options": dict(options),
         "round": 1,
         "rounds_played": 0,
         "first": rng.randbelow(players),
         "sats": sats,
-        "where": corners,
+        "where": where,
         "psi": [START_PSI] * players,
         "last_gain": [None] * players,
         "storms": {},
         "awards": [None] * players,
         "over": False,
     }
+    if choose:
+        state["phase"] = "corners"
+    if options.get("turns", "round") == "sequential":
+        state["step"] = 0
+    return state
 
 
 def _centres_aligned(sats: list[int]) -> bool:
@@ -125,20 +157,27 @@ def _centres_aligned(sats: list[int]) -> bool:
 
 
 def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
-    """Play one round: every seat's plan in turn order, then satellites move, then Psi, then
-    the end check.  Pure: the input state is not changed.  Raises ValueError once the game is over."""
+    """Resolve the orders of the seats :func:`asked`: at setup place the corners chosen; in a
+    round play every seat's plan in turn order (``turns=sequential``: the one seat's plan),
+    and after the round's last plan move the satellites, award Psi and check the end.  Pure:
+    the input state is not changed.  Raises ValueError once the game is over."""
     if state["over"]:
         raise ValueError("the game is over")
-    n = state["players"]
+    if corners.choosing(state):
+        return _choose_corners(state, orders, rng)
     opts = options_of(state)
+    order = turn_order(state)
+    step = state.get("step", 0) if sequential(state) else 0
+    seats = order[step : step + 1] if sequential(state) else order
     sats = list(state["sats"])
     where = list(state["where"])
     psi = list(state["psi"])
-    last_gain = list(state["last_gain"])
     storms = dict(state["storms"])
-    events: list[Event] = [Event(f"Round {state['round']}: {player(state['first'])} goes first.")]
+    events: list[Event] = []
+    if step == 0:
+        events.append(Event(f"Round {state['round']}: {player(state['first'])} goes first."))
     push = opts.get("ride", "stay") == "push"
-    for seat in turn_order(state):
+    for seat in seats:
         turn = start_turn(seat, where[seat], psi[seat], opts)
         plan = orders.get(seat, {"steps": [], "fallback": None})
         log = play_turn(turn, plan, sats, storms, rng, push)
@@ -146,7 +185,32 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             log = [f"{player(seat)} does nothing."]
         events.extend(Event(text) for text in log)
         where[seat], psi[seat] = turn.where, turn.psi
-    sats = moved(sats)
+    new = {**state, "options": opts, "sats": sats, "where": where, "psi": psi, "storms": storms}
+    if seats[-1] != order[-1]:
+        new["step"] = step + 1
+        return Resolution(new, tuple(events))
+    return Resolution(*_end_round(new, events))
+
+
+def _choose_corners(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
+    """The setup step: place the corners chosen (:mod:`.corners`); when every seat has one,
+    round 1 begins."""
+    where, events = corners.resolve(state["where"], turn_order(state), sequential(state), orders, rng)
+    new = {**state, "where": where}
+    if all(w is not None for w in where):
+        new["phase"] = "play"
+        events.append(Event(f"Every player has a corner: round 1 begins, {player(state['first'])} first."))
+    return Resolution(new, tuple(events))
+
+
+def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, ...]]:
+    """After the round's last plan: satellites move, riders gain Psi, the end is checked and
+    the next round starts with the next seat."""
+    n = state["players"]
+    sats = moved(state["sats"])
+    where = state["where"]
+    psi = list(state["psi"])
+    last_gain = list(state["last_gain"])
     events.append(
         Event(
             "The satellites move: "
@@ -174,27 +238,26 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         if same:
             text += ", but the same satellite as at the last gain: only 1"
         events.append(Event(f"{text}; +{gain} Psi (now {psi[seat]})."))
-    played = state["rounds_played"] + 1
     new = {
-        "players": n,
-        "options": opts,
+        **state,
         "round": state["round"] + 1,
-        "rounds_played": played,
+        "rounds_played": state["rounds_played"] + 1,
         "first": (state["first"] + 1) % n,
         "sats": sats,
-        "where": where,
         "psi": psi,
         "last_gain": last_gain,
-        "storms": storms,
         "awards": awards,
+        "award_sats": list(sats),
         "over": False,
     }
+    if "step" in state:
+        new["step"] = 0
     new["over"] = _ends(new)
     if new["over"]:
         summary = summarise(new)
         if summary is not None:
             events.append(Event(f"The game ends: {summary.summary}"))
-    return Resolution(new, tuple(events))
+    return new, tuple(events)
 
 
 def _ends(state: State) -> bool:

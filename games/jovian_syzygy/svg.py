@@ -233,6 +233,8 @@ def _legend(public: dict[str, Any]) -> list[str]:
     """The side panel: round, first player, each player's Psi and place, satellites, key."""
     left = SIZE + 16
     status = "final position" if public["over"] else f"round {public['round']}"
+    if public.get("phase") == "corners":
+        status = "setup: choosing corners"
     out = [
         _text(left, 30, "Jovian Syzygy", 22, "#ffffff", anchor="start"),
         _text(left, 58, status, 16, "#ffffff", anchor="start"),
@@ -242,7 +244,13 @@ def _legend(public: dict[str, Any]) -> list[str]:
     y = 120
     for seat in range(public["players"]):
         where = public["where"][seat]
-        where = where.capitalize() if where in board.TRACK_BY_MOON else where
+        where = (
+            "no corner yet"
+            if where is None
+            else where.capitalize()
+            if where in board.TRACK_BY_MOON
+            else where
+        )
         out.append(_pawn(left + 10, y, seat))
         # "Player N" becomes the player's name (the engine names every picture).
         out.append(_text(left + 26, y, player(seat), 14, "#ffffff", anchor="start"))

@@ -1,7 +1,9 @@
 """What a player sees of Jovian Syzygy: the view (an allow-list), the text board and the report.
 
 Nothing in the game is secret except what the random generator will do, and the engine keeps
-the seed out of the state; so every seat sees the same public part and an empty private part.
+the seed out of the state; so every seat sees the same public part and an empty private view.
+The private text of a report is the seat's forecast (:mod:`.forecast`), computed from the
+public part alone.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from typing import Any
 from pbem.game import View
 from pbem.render import render
 
-from . import board
-from .rules import best_line_at, options_of, player, turn_order
+from . import board, corners
+from .forecast import forecast_lines
+from .rules import asked, best_line_at, options_of, player, sequential, turn_order
 
 GAME_NAME = "jovian-syzygy"
-_OPTION_KEYS = ("solo", "max-rounds", "at-cap", "ride", "setup-check", "max-extra-moves")
+_OPTION_KEYS = ("solo", "max-rounds", "at-cap", "ride", "setup-check", "max-extra-moves", "corners", "turns")
 COLUMNS = 84
 """Columns of the unrolled text board: 360 degrees, divisible by every segment and space count
 (lcm of 3, 6, 12 and 28), printed in two halves of 42."""
@@ -45,6 +48,16 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         ],
         "over": bool(state["over"]),
     }
+    # Keys only where they say something, so that positions saved before them read the same.
+    if corners.choosing(state):
+        public["phase"] = "corners"
+        public["asked"] = list(asked(state))
+    elif sequential(state) and not state["over"]:
+        public["step"] = int(state.get("step", 0))
+        public["to_move"] = asked(state)[0]
+    award_sats = state.get("award_sats")
+    if award_sats is not None and list(award_sats) != list(state["sats"]):
+        public["award_sats"] = list(award_sats)
     return View(game=GAME_NAME, seat=seat, public=public, private={})
 
 
@@ -129,7 +142,9 @@ def text_board(public: dict[str, Any]) -> list[str]:
     return out
 
 
-def _where_text(where: str) -> str:
+def _where_text(where: str | None) -> str:
+    if where is None:
+        return "no corner yet"
     return f"aboard {where.capitalize()}" if where in board.TRACK_BY_MOON else f"in {where}"
 
 
@@ -163,7 +178,7 @@ def describe(view: View) -> tuple[str, str]:
         awards.append(f"{player(seat)}: +{award['psi']} Psi for {chain}")
         if award["same"]:
             awards.append("    only 1: the same satellite as at the last gain")
-        line = best_line_at(list(public["sats"]), award["moons"][0])
+        line = best_line_at(list(public.get("award_sats", public["sats"])), award["moons"][0])
         if line is not None:
             slid = ", ".join(
                 f"{m.capitalize()} {math.degrees(a) % 360:.1f}"
@@ -174,10 +189,32 @@ def describe(view: View) -> tuple[str, str]:
         "jovian_syzygy/report.txt.j2",
         round=public["round"],
         over=public["over"],
+        setup=public.get("phase") == "corners",
         order=[player(s) for s in public["turn_order"]],
         board=text_board(public),
         status=status_lines(public),
         awards=awards,
+        waiting=_waiting(public),
     )
-    private = "" if view.seat is None else f"You are {player(view.seat)}.\n"
-    return text, private
+    if view.seat is None:
+        return text, ""
+    private = [f"You are {player(view.seat)}."]
+    forecast = forecast_lines(public, view.seat)
+    if forecast:
+        private += ["", *forecast]
+    return text, "\n".join(private) + "\n"
+
+
+def _waiting(public: dict[str, Any]) -> str:
+    """Who is asked for orders now, in words (setup and sequential turns)."""
+    if public["over"]:
+        return ""
+    if public.get("phase") == "corners":
+        who = ", ".join(player(s) for s in public["asked"])
+        if public["options"].get("turns") == "sequential":
+            return f"Setup: {who} chooses a corner now; the others follow in turn order."
+        return f"Setup: corners are chosen now, all at once ({who}), kept in turn order."
+    if public.get("to_move") is not None:
+        n = public["players"]
+        return f"Sequential turns: {player(public['to_move'])} moves now ({public['step'] + 1} of {n})."
+    return ""

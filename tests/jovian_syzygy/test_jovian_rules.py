@@ -24,7 +24,7 @@ ALIGNING = [2, 5, 11, 27]
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_setup(players: int) -> None:
-    state = GAME.setup(players, {}, Rng(b"setup%d" % players))
+    state = GAME.setup(players, {"corners": "dealt"}, Rng(b"setup%d" % players))
     assert state["psi"] == [3] * players
     assert len(set(state["where"])) == players and set(state["where"]) <= set(board.CORNERS)
     assert 0 <= state["first"] < players
@@ -34,7 +34,7 @@ def test_setup(players: int) -> None:
 
 def test_setup_draws_vary_first_player_and_corners() -> None:
     firsts = {GAME.setup(4, {}, Rng(b"s%d" % i))["first"] for i in range(40)}
-    corners = {GAME.setup(4, {}, Rng(b"s%d" % i))["where"][0] for i in range(40)}
+    corners = {GAME.setup(4, {"corners": "dealt"}, Rng(b"s%d" % i))["where"][0] for i in range(40)}
     assert firsts == {0, 1, 2, 3} and corners == set(board.CORNERS)
 
 
