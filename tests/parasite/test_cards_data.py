@@ -625,7 +625,20 @@ def test_the_rules_code_loads_every_card() -> None:
             raise
         pytest.skip("games/parasite/cards.py is not written yet")
     loaded = cards.load_cards()
-    assert loaded is not None
+    assert len(loaded.characters) == 9
+    assert {deck: len(ids) for deck, ids in loaded.decks.items()} == {
+        "office": 24,
+        "storehouse": 24,
+        "laboratory": 24,
+        "helipad": 22,
+    }
+    assert set(loaded.cards) == {c["id"] for c in all_cards()}
+    assert set(loaded.infections) == {c["id"] for c in DATA["infection"]["infection"]}
+    assert (len(loaded.humans()), len(loaded.parasites()), len(loaded.humans(dog=True))) == (12, 8, 13)
+    deck = DATA["infection"]["deck"]
+    assert dict(loaded.composition) == {int(n): (e["human"], e["parasite"]) for n, e in deck.items()}
+    assert loaded.card("scalpel").trigger == "distressed-by"
+    assert loaded.dog.healthy.seeks == tuple(DATA["dog"]["dog"]["healthy"]["seeks"])
 
 
 lines = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
