@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -12,10 +13,15 @@ from symbioz_helpers import lines
 from pbem.canonical import dumps, loads
 from pbem.rng import Rng
 from pbem_games.symbioz import GAME
-from pbem_games.symbioz.state import SATURATION, SUPPLY, TURNS, symbioz_counts
+from pbem_games.symbioz.state import PHASE_VERBS, SATURATION, SUPPLY, TURNS, play_order, symbioz_counts
+
+FUZZ = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "0"))
+"""Set PBEM_FUZZ_EXAMPLES to run the hypothesis tests longer than in CI."""
 
 
-def check_invariants(state: dict[str, Any]) -> None:
+def check_invariants(state: dict[str, Any], turn_end: bool = True) -> None:
+    """Pawns conserved, counts in range, closed squares empty; and at the end of a turn
+    (``turn_end``), no square left holding 12 of a colour."""
     players = state["players"]
     markers = symbioz_counts(state)
     for pawn in ("zerb", "crapit", "krogul"):
@@ -30,7 +36,7 @@ def check_invariants(state: dict[str, Any]) -> None:
             assert sum(table[sq]) == 0, f"closed square {sq} holds {pawn}s"
     for sq, row in state["zerbs"].items():
         assert sum(row) <= SATURATION, f"{sq} holds {sum(row)} Zerbs"
-        assert max(row) < SATURATION or sq in state["symbioz"], "12 of a colour survived a turn end"
+        assert not turn_end or max(row) < SATURATION, "12 of a colour survived a turn end"
     assert set(state["zerbs"]) == set(state["squares"])
 
 
@@ -80,7 +86,7 @@ def play_checked(players: int, seed: int, bots: list[str], options: dict[str, An
     assert all(counts[w] == max(counts) for w in outcome.winners)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=FUZZ or 150, deadline=None)
 @given(
     players=st.integers(2, 4),
     seed=st.integers(0, 10**6),
@@ -91,6 +97,49 @@ def test_random_games_keep_the_invariants_and_end(
     players: int, seed: int, bots: list[str], options: dict[str, Any]
 ) -> None:
     play_checked(players, seed, bots, options)
+
+
+def play_phases_checked(players: int, seed: int, bots: list[str], options: dict[str, Any]) -> None:
+    """Play one whole game with one order round per phase, checking after every round."""
+    state = GAME.setup(players, {**options, "order-rounds": "phase"}, Rng(f"p{seed}".encode()))
+    position = (state["turn"], state["phase"])
+    for step in range(4 * TURNS):
+        check_invariants(state, turn_end=state["over"] or state["phase"] == 1)
+        asked = GAME.to_act(state)
+        if state["over"]:
+            break
+        assert asked and set(asked) <= set(play_order(players, state["first"])), "someone is asked"
+        assert list(asked) == [s for s in play_order(players, state["first"]) if s in asked]
+        orders = {}
+        for seat in asked:
+            view = GAME.observe(state, seat)
+            assert view.public["phase"] == state["phase"] and view.public["turn"] == state["turn"]
+            written = GAME.bots[bots[seat]](GAME, view, Rng(f"b{seed}/{step}/{seat}".encode()))
+            assert {x.split()[0] for x in written} <= {PHASE_VERBS[state["phase"] - 1]}
+            orders[seat] = GAME.validate(view, lines(*written))
+        before = dumps(state)
+        previous, state = state, GAME.resolve(state, orders, Rng(b"unused")).state
+        assert dumps(previous) == before, "resolve changed its input"
+        assert loads(dumps(state)) == state
+        if not state["over"]:
+            assert (state["turn"], state["phase"]) > position, "every order round moves the game on"
+            position = (state["turn"], state["phase"])
+    assert state["over"], "a game of 12 rounds has at most 45 order rounds"
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners and GAME.to_act(state) == ()
+
+
+@settings(max_examples=FUZZ or 20, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10**6),
+    bots=st.lists(st.sampled_from(["random", "greedy"]), min_size=4, max_size=4),
+    options=options_strategy,
+)
+def test_phase_round_games_keep_the_invariants_and_end(
+    players: int, seed: int, bots: list[str], options: dict[str, Any]
+) -> None:
+    play_phases_checked(players, seed, bots, options)
 
 
 @pytest.mark.slow
