@@ -524,8 +524,9 @@ class Moderator:
         verified = (
             seat is not None and notice.kind in VERIFIED_KINDS and notice.kind not in ("relayed", "press")
         )
+        shown_source = "a press file" if notice.kind in ("relayed", "press") else source  # no inbox name
         record = replace(record, inflight=None).logged(
-            f"{source}: {notice.kind}"
+            f"{shown_source}: {notice.kind}"
             + (f" ({save.names[seat]})" if seat is not None and verified else "")
             + (f" [{problem}]" if problem is not None else ""),
             at=now,
