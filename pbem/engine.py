@@ -759,6 +759,10 @@ class GameFolder:
         for filename, content in game.pictures(public_view).items():
             atomic_write(folder / filename, name_seats(content, save.names), durable=False)
             written.append(folder / filename)
+        if outcome is not None:  # the game's end makes its public press public (the archive)
+            from pbem.press.listing import publish_archive
+
+            publish_archive(self.path, save, moderator)
         return written
 
     # ---- moderator actions ------------------------------------------------------------------

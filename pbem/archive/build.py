@@ -39,8 +39,11 @@ _SVG_DANGER = re.compile(
 def extra_sections(folder: Path, save: Save, turn: int, reader: str | None) -> tuple[Section, ...]:
     """Sections added to ``turn``'s page besides the game's own report: where public press
     (table talk, issue 14) goes once it exists.  ``reader`` is the player whose archive this
-    is (None: everyone's); a section must hold only what that reader could read.  None yet."""
-    return ()
+    is (None: everyone's); a section must hold only what that reader could read: the press
+    the game's end made public (pbem.press.listing.archive_sections), the same for every reader."""
+    from pbem.press.listing import archive_sections
+
+    return tuple(Section(title, lines) for title, lines in archive_sections(folder, save, turn))
 
 
 def _named_events(events: Sequence[Event], names: Sequence[str]) -> tuple[str, ...]:

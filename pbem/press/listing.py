@@ -151,3 +151,73 @@ def archive_lines(messages: list[ArchivedMessage]) -> list[str]:
             "",
         ]
     return out
+
+
+ARCHIVE_NAME = "archive.json"
+ARCHIVE_FORMAT = "pbem-press-archive/v1"
+ARCHIVE_DOMAIN = "pbem-press-archive/v1"
+MAX_ARCHIVE_BYTES = 64 * 1024 * 1024
+
+
+def publish_archive(game_dir: Path, save: Any, moderator: Identity) -> Path | None:
+    """At the end of a game: write ``press/archive.json``, the press the archive shows
+    (:func:`archived_press`) in clear, signed by the moderator, so that ``pbem archive``
+    needs no key to show it.  Idempotent (the same file each time); None for a game without
+    press rules.  Raises FormatError as :func:`archived_press` does."""
+    import base64
+    import json
+
+    from pbem import canonical
+    from pbem.folder import atomic_write
+
+    if not rules_path(game_dir).exists():
+        return None
+    messages = [
+        {"number": m.number, "turn": m.turn, "from": m.sender, "to": list(m.to), "text": list(m.text)}
+        for m in archived_press(game_dir, save, moderator)
+    ]
+    body = {"format": ARCHIVE_FORMAT, "game_id": save.game_id, "messages": messages}
+    signature = base64.b64encode(moderator.sign(ARCHIVE_DOMAIN, canonical.dumps(body))).decode()
+    path = Path(game_dir) / PRESS_DIR / ARCHIVE_NAME
+    atomic_write(path, json.dumps({"body": body, "signature": signature}, indent=1, sort_keys=True) + "\n")
+    return path
+
+
+def archive_sections(game_dir: Path, save: Any, turn: int) -> list[tuple[str, tuple[str, ...]]]:
+    """The press of ``turn`` for the archive's page of that turn, as (title, lines): read
+    from ``press/archive.json`` (written when the game ended), checked against the game's
+    moderator key; nothing when there is no such file.  Raises FormatError (damaged, another
+    game's) or SignatureError (not signed by the game's moderator)."""
+    import base64
+
+    from pbem import canonical
+    from pbem.errors import SignatureError
+    from pbem.inputs import read_bytes
+
+    path = Path(game_dir) / PRESS_DIR / ARCHIVE_NAME
+    if not path.exists():
+        return []
+    try:
+        doc = canonical.loads(read_bytes(path, "press archive", MAX_ARCHIVE_BYTES), str(path))
+        body, signature = doc["body"], base64.b64decode(doc["signature"], validate=True)
+        save.moderator.verify(ARCHIVE_DOMAIN, canonical.dumps(body), signature)
+    except SignatureError:
+        raise SignatureError(f"{path}: the press archive is not signed by this game's moderator") from None
+    except (ValueError, TypeError, KeyError):
+        raise FormatError(f"{path}: the press archive is damaged") from None
+    if (
+        not isinstance(body, dict)
+        or body.get("format") != ARCHIVE_FORMAT
+        or body.get("game_id") != save.game_id
+    ):
+        raise FormatError(f"{path}: not this game's press archive")
+    lines: list[str] = []
+    try:
+        for m in body["messages"]:
+            if m["turn"] == turn:
+                to = "all" if m["to"] == ["all"] else ", ".join(str(n) for n in m["to"])
+                lines += [f"Message {int(m['number'])}, from {m['from']} to {to}:"]
+                lines += [f"  {t}" for t in m["text"]] + [""]
+    except (KeyError, TypeError, ValueError):
+        raise FormatError(f"{path}: the press archive is damaged") from None
+    return [("Press", tuple(lines[:-1]))] if lines else []

@@ -105,16 +105,22 @@ def _deep(value: Any) -> Any:
 
 
 def new_table(
-    tmp_path: Path, keys: dict[str, Identity], rules: PressRules | None, label: str = "t"
+    tmp_path: Path,
+    keys: dict[str, Identity],
+    rules: PressRules | None,
+    label: str = "t",
+    game: str = "symbiote",
+    options: Mapping[str, Any] | None = None,
 ) -> PressTable:
-    """A four-player Symbiote game in ``tmp_path`` with ``rules`` (None: no press)."""
+    """A four-player game (Symbiote unless ``game`` says) in ``tmp_path`` with ``rules``
+    (None: no press)."""
     home = tmp_path / "home"
     folder = GameFolder.create(
         tmp_path / f"game-{label}",
-        "symbiote",
+        game,
         keys["moderator"],
         [keys[n].public() for n in PLAYERS],
-        {},
+        dict(options or {}),
         now=NOW,
         entropy=seeded_entropy(f"press-test/{label}"),
         home=home,

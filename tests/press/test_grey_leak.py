@@ -125,10 +125,13 @@ def test_grey_press_reveals_nothing_of_its_sender(tmp_path: Path, keys: dict[str
     a, c = seen["alice"], seen["carol"]
     # names, subjects and clear lines differ only in the message number
     assert (a["name"], c["name"]) == ("press-000001.txt", "press-000002.txt")
-    assert str(a["subject"]).replace("message 1", "message N") == str(c["subject"]).replace("message 2", "message N")
+    assert str(a["subject"]).replace("message 1", "message N") == str(c["subject"]).replace(
+        "message 2", "message N"
+    )
     assert a["attachments"] == c["attachments"] == ()
     assert [line.replace("message 1", "message N") for line in a["clear"]] == [  # type: ignore[union-attr]
-        line.replace("message 2", "message N") for line in c["clear"]  # type: ignore[union-attr]
+        line.replace("message 2", "message N")
+        for line in c["clear"]  # type: ignore[union-attr]
     ]
     # the decrypted layers: same headers but for the number, the random Id and the hash
     ra, rc = a["relay"], c["relay"]

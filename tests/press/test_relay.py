@@ -280,3 +280,32 @@ def test_the_archive_gets_public_press_and_private_only_if_agreed(
     agreed.relay(agreed.say("alice", ("bob",), "private").text)
     shown = archived_press(agreed.folder.path, agreed.folder.read(), agreed.moderator)
     assert [(m.sender, m.to, m.text, m.public) for m in shown] == [("alice", ("bob",), ("private",), False)]
+
+
+def test_the_end_of_a_game_puts_public_press_into_its_archive(
+    tmp_path: Path, keys: dict[str, Identity]
+) -> None:
+    from pbem.archive.build import build_archive
+    from pbem.archive.text import render_text
+
+    options = {"max-rounds": 2, "corners": "dealt", "at-cap": "highest"}
+    table = new_table(tmp_path, keys, PressRules(mode="full", grey=True), "j", "jovian-syzygy", options)
+    table.relay(table.say("alice", (ALL,), "Good luck, all.").text)
+    table.relay(table.say("bob", ("carol",), "A secret between us.").text)
+    table.relay(table.say("carol", (ALL,), "Beware of Io.", grey=True).text)
+    first = table.folder.read().turn
+    while table.folder.read().body["outcome"] is None:
+        table.advance()
+    kept = table.folder.path / "press" / "archive.json"
+    assert kept.exists(), "the end of the game published the archived press"
+    archive = build_archive(table.folder.path)  # the public archive: no key
+    page = next(p for p in archive.turns if p.turn == first)
+    [section] = page.extra
+    text = "\n".join(section.lines)
+    assert "from alice to all" in text and "Good luck, all." in text
+    assert "from someone to all" in text and "Beware of Io." in text
+    assert "secret" not in text, "private press stays private"
+    assert "Good luck, all." in render_text(archive)
+    kept.write_text(kept.read_text().replace("Good luck", "Bad luck"))
+    with pytest.raises(SignatureError):
+        build_archive(table.folder.path)
