@@ -20,7 +20,10 @@ def charts(game: object, view: View) -> Chartable:
 
 def order_lines(game: object, view: View, orders: JSON) -> list[str]:
     """A plan (its steps, then its ``if wasted`` fallback) as order lines; ``pass`` for none.
-    (A ``spend N`` cap is only a check when the plan is read: the saves do not keep it.)"""
+    (A ``spend N`` cap is only a check when the plan is read: the saves do not keep it.)
+    At setup, the corners chosen, best first."""
+    if "corners" in orders:
+        return [f"corner {' '.join(orders['corners'])}"] if orders["corners"] else ["pass"]
     lines = [step_text(step) for step in orders.get("steps", [])] or ["pass"]
     fallback = orders.get("fallback")
     if fallback:
