@@ -166,10 +166,13 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
             raise FormatError("nested too deeply")
         _check_fields(body, "save")
         check_body(body, "save")
+        signer = moderator.public().verify_key
+        if PublicCard.from_json(body["moderator"]).verify_key != signer:
+            raise FormatError("signed by another key than the body names")
     except FormatError:
         pass  # left to read_save, which refuses it with the file's name
     else:
-        _remember(_verified, saved.file_digest, (raw, moderator.public().verify_key))
+        _remember(_verified, saved.file_digest, (raw, signer))
     return data, saved
 
 

@@ -75,6 +75,14 @@ def test_a_known_save_changed_on_disk_is_still_refused(tmp_path, keys) -> None:
         open_secret(save, keys["mallory"])
 
 
+def test_a_save_signed_by_another_key_than_it_names_is_refused_in_the_writing_process(tmp_path, keys) -> None:
+    table = new_table(tmp_path, keys, "impostor")
+    body = dict(table.folder.read().body)
+    data, _ = save_module.encode_save(body, keys["mallory"])  # names the moderator, signed by mallory
+    with pytest.raises(TamperedError):
+        read_save(data, "save.json")
+
+
 def test_a_save_read_twice_gives_two_bodies(tmp_path, keys) -> None:
     """A caller that changes the body it got never changes what another caller reads."""
     table = new_table(tmp_path, keys, "fresh")
