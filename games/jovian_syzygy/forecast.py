@@ -13,6 +13,7 @@ be wasted; an earlier player's storm or push this round can still change the way
 from __future__ import annotations
 
 import heapq
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,9 @@ from .lines import line_value
 from .orders import advance, copy_turn, legal_steps
 from .rules import award_for, moved
 from .turns import Turn, start_turn, step_text
+
+WIDTH = 70
+"""Columns of the block (mail folds at 70)."""
 
 _MAX_MOVES = 12
 """More moves than any shortest way aboard needs (the board's diameter is 7 moves)."""
@@ -139,7 +143,7 @@ def _entry(o: Outlook, last: str | None, title: str, way: str | None) -> list[st
         if last == o.moon:
             out.append(f"    only 1: your last gain was on it (the line is worth {o.worth})")
     if way is not None:
-        out.append(f"    aboard: {way}")
+        out += textwrap.wrap(f"aboard: {way}", WIDTH, initial_indent="    ", subsequent_indent="      ")
     return out
 
 

@@ -101,7 +101,7 @@ def test_text_board_rows_and_describe() -> None:
     # Io's second segment (120-240 degrees) straddles the halves: continued, not duplicated.
     io_rows = [row for row in rows if row.startswith("Io")]
     assert "|@" in io_rows[0] and "<@" in io_rows[1]
-    assert private_text.startswith("You are Player 2.\n\nForecast:")  # tests/jovian_syzygy/test_jovian_forecast.py
+    assert private_text.startswith("You are Player 2.\n\nForecast:")  # see test_jovian_forecast.py
 
 
 def test_report_lists_awards_with_positions_in_short_lines() -> None:
