@@ -170,6 +170,9 @@ def press_relay(folder: str, file: str, keyfile: str) -> None:
     text = read_text(file, "press file", 2_000_000)
     plain = open_press(text, identity, file)
     if plain is None:
+        from pbem.press.sealed import open_block
+
+        open_block(text, identity, file, "press file")  # raises FormatError saying what mail did to it
         raise FormatError(
             f"{file} is not a press file sealed to this moderator's key",
             "orders go to pbem submit; press is what pbem say writes",
