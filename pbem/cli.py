@@ -427,6 +427,7 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
         "moderator": status_lines(Path(folder), int(_now().timestamp()), save.game),
         "missing_reports": missing_reports,
         "missing_files": missing_files,
+        "press": _press_rules(Path(folder), save),
     }
     if as_json:
         click.echo(json.dumps(info, indent=2))
@@ -441,12 +442,27 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
             click.echo(f"orders in from: {', '.join(info['submitted'])}")
     for line in info["moderator"]:
         click.echo(line)
+    if info["press"] is not None:
+        from pbem.press.rules import PressRules
+
+        for line in PressRules.from_json(info["press"], "press rules").describe():
+            click.echo(line)
     if missing_files:
         whose = f" for {', '.join(missing_reports)}" if missing_reports else ""
         click.echo(
             f"reports of turn {save.turn} are missing{whose} ({', '.join(missing_files)}): "
             "the moderator should run pbem publish"
         )
+
+
+def _press_rules(folder: Path, save: Any) -> Any:
+    """The game's press rules as JSON (checked against its moderator's key), or None when it
+    has none."""
+    from pbem.press.rules import load_rules, rules_path
+
+    if not rules_path(folder).exists():
+        return None
+    return load_rules(folder, save.game_id, save.moderator).to_json()
 
 
 @main.command()
@@ -470,6 +486,7 @@ def show(folder: str, keyfile: str, as_json: bool) -> None:
         "state": loaded.secret.state,
         "pending": loaded.secret.pending,
         "events": loaded.secret.events,
+        "press": _press_rules(Path(folder), loaded.save),
     }
     if as_json:
         click.echo(json.dumps(doc, indent=2, sort_keys=True))
@@ -479,6 +496,12 @@ def show(folder: str, keyfile: str, as_json: bool) -> None:
         _, private = loaded.game.describe(loaded.view(seat))
         click.echo(f"--- {name} ---\n{name_seats(private, names).rstrip()}")
     click.echo(f"--- table ---\n{name_seats(loaded.game.describe(loaded.view(None))[0], names).rstrip()}")
+    if doc["press"] is not None:
+        from pbem.press.rules import PressRules
+
+        click.echo("--- press rules (every report states them):")
+        for line in PressRules.from_json(doc["press"], "press rules").describe():
+            click.echo(f"  {line}")
     click.echo("--- last events:")
     for line in event_lines((Event.from_json(e) for e in loaded.secret.events), names):
         click.echo(line)

@@ -37,6 +37,11 @@ def test_a_short_exchange(folder: Path) -> None:
     assert _new(folder, "full", "grey=yes").exit_code == 0
     report = folder / "g" / "reports" / "turn-0001" / "alice.txt"
     assert "Press: messages to anyone; grey (anonymous) press allowed." in report.read_text()
+    assert "Press: messages to anyone" in run("status", folder / "g").output  # anyone sees the rules
+    shown = run("show", folder / "g", "--key", folder / "moderator.key")
+    assert (
+        "press rules" in shown.output and "archive at the end: messages to all players only" in shown.output
+    )
     said = run(
         "say", report, "--key", folder / "alice.key", "--to", "bob", "-m", "Truce?", "-o", folder / "p.txt"
     )
