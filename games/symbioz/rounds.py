@@ -46,7 +46,8 @@ def phase_title(phase: int) -> str:
 def has_choice(data: Mapping[str, Any], seat: int, phase: int) -> bool:
     """Whether ``seat`` has anything to decide in ``phase`` of the current round (works on a
     state or a public view): something it can afford to buy and place; a square that breeds;
-    a Krogul or a Crapit on the board."""
+    a Krogul or a Crapit in a square where it has something to eat (one that has nothing
+    is removed whatever its owner writes)."""
     if phase == 1:
         if data["turn"] == 1:
             return False
@@ -67,8 +68,8 @@ def has_choice(data: Mapping[str, Any], seat: int, phase: int) -> bool:
         return any(
             births(sq, row[seat]) > 0 for sq, row in data["zerbs"].items() if sq not in data["symbioz"]
         )
-    kind = "kroguls" if phase == 3 else "crapits"
-    return any(row[seat] > 0 for row in data[kind].values())
+    herd, prey = ("kroguls", "crapits") if phase == 3 else ("crapits", "zerbs")
+    return any(row[seat] > 0 and sum(data[prey][sq]) > 0 for sq, row in data[herd].items())
 
 
 def asked(data: Mapping[str, Any]) -> tuple[int, ...]:
