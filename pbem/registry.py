@@ -22,6 +22,7 @@ _BUILTIN = {
     "symbiote": "pbem_games.symbiote:GAME",
     "jovian-syzygy": "pbem_games.jovian_syzygy:GAME",
     "symbioz": "pbem_games.symbioz:GAME",
+    "parasite": "pbem_games.parasite:GAME",
 }
 
 
