@@ -13,7 +13,8 @@ def board(view: View) -> str:
     """The board as SVG text: one box per Location, a marker per living seat."""
     pub = view.public
     n = pub["players"]
-    head = '<svg xmlns="http://www.w3.org/2000/svg" width="500" height="130"'
+    height = 150 + 14 * len(pub["loc"])
+    head = f'<svg xmlns="http://www.w3.org/2000/svg" width="500" height="{height}"'
     parts = [head + ' font-family="sans-serif" font-size="11">']
     for k, place in enumerate(PLACES):
         if place == "mission" and not pub["mission"]:
@@ -29,5 +30,10 @@ def board(view: View) -> str:
             mark = "*" if pub["health"][seat] == "distressed" else ""
             parts.append(f'<text x="{x + 6}" y="{38 + 14 * row}">{escape(label + mark)}</text>')
             row += 1
+    for seat in range(len(pub["loc"])):
+        label = "the Dog" if seat == n else f"player {seat + 1}"
+        where = (pub["loc"][seat] or "dead").capitalize()
+        line = f"{label}: {pub['health'][seat]}, {where}"
+        parts.append(f'<text x="8" y="{145 + 14 * seat}">{escape(line)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
