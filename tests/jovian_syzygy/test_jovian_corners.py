@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jov_helpers import lines_of, texts
 
 from pbem.cli import main
@@ -191,3 +194,31 @@ def test_bots_choose_vacant_corners(bot: str, turns: str) -> None:
             orders[seat] = GAME.validate(view, lines_of(*lines))
         state = GAME.resolve(state, orders, Rng(b"t")).state
     assert sorted(state["where"]) == sorted(board.CORNERS)
+
+
+FUZZ = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "0")) or 150
+WORDS = st.sampled_from(
+    ["corner", "corners", "NE", "se", "s-w", "northwest", "D-3", "io", "move", "if", "pass"]
+)
+LINE = st.one_of(st.lists(WORDS, max_size=5).map(" ".join), st.text(max_size=80))
+
+
+@settings(max_examples=FUZZ, deadline=None)
+@given(texts=st.lists(LINE, max_size=6), sequential=st.booleans())
+def test_any_corner_orders_are_accepted_or_refused_line_by_line(texts: list[str], sequential: bool) -> None:
+    """Whatever is written at the setup step: a list of vacant corners, each once, or
+    OrderErrors naming lines of the file; never another exception."""
+    state = setup(3, b"fuzz", turns="sequential" if sequential else "round")
+    if sequential:
+        state = choose(state, **{f"s{GAME.to_act(state)[0]}": ["corner NE"]}).state
+    seat = GAME.to_act(state)[0]
+    lines = [line for line in lines_of(*texts) if line.text.strip()]
+    try:
+        got = GAME.validate(GAME.observe(state, seat), lines)
+    except OrderErrors as caught:
+        assert caught.errors and all(e.line is None or e.line in lines for e in caught.errors)
+        return
+    vacant = [c for c in board.CORNERS if c not in state["where"]]
+    assert set(got["corners"]) <= set(vacant) and len(set(got["corners"])) == len(got["corners"])
+    res = GAME.resolve(state, {seat: got}, Rng(b"f"))
+    assert res.state["where"][seat] in vacant
