@@ -88,44 +88,35 @@ def ways_aboard(turn: Turn, sats: list[int], storms: dict[str, int]) -> dict[str
     return best
 
 
+def _look(moon: str, sats: list[int], last: str | None, way: Way | None, note: str = "") -> Outlook:
+    """Riding ``moon`` with the satellites on ``sats`` (after the move), as an Outlook."""
+    gain, line = award_for(sats, moon, last)
+    segment = sats[board.MOONS.index(moon)]
+    if line is None:
+        return Outlook(moon, segment, gain, (), False, 0, way, note)
+    worth = line_value(len(line.moons), line.eclipse)
+    return Outlook(moon, segment, gain, line.moons, line.eclipse, worth, way, note)
+
+
 def outlook(public: dict[str, Any], seat: int, where: str, psi: int) -> list[Outlook]:
     """The four satellites as ``seat`` would see them from ``where`` with ``psi``: best first
-    (reachable before not, then the most Psi, then the cheapest way)."""
-    sats = list(public["sats"])
-    after = moved(sats)
+    (reachable before not, then the most Psi, then the cheapest way).  With ``ride=push`` the
+    satellite ridden is there twice: staying aboard (``pass``) and pushed on (``ride``: it
+    moves on at once and again at the round's end)."""
+    after = moved(list(public["sats"]))
     last = public["last_gain"][seat]
-    turn = start_turn(seat, where, psi, public["options"])
-    ways = ways_aboard(turn, sats, public["storms"])
-    push = public["options"].get("ride", "stay") == "push"
+    ways = ways_aboard(
+        start_turn(seat, where, psi, public["options"]), list(public["sats"]), public["storms"]
+    )
     out = []
     for i, moon in enumerate(board.MOONS):
-        gain, line = award_for(after, moon, last)
-        worth = 0 if line is None else line_value(len(line.moons), line.eclipse)
-        moons, eclipse = ((), False) if line is None else (line.moons, line.eclipse)
-        way = ways.get(moon)
-        out.append(Outlook(moon, after[i], gain, moons, eclipse, worth, way))
-        if push and where == moon:
-            # ride=push: riding moves the satellite on at once, and again at the round's end.
+        if public["options"].get("ride", "stay") == "push" and where == moon:
             pushed = list(after)
             pushed[i] = (pushed[i] + 1) % board.TRACKS[i].segments
-            gain, line = award_for(pushed, moon, last)
-            worth = 0 if line is None else line_value(len(line.moons), line.eclipse)
-            moons, eclipse = ((), False) if line is None else (line.moons, line.eclipse)
-            out[-1] = Outlook(
-                moon,
-                after[i],
-                out[-1].gain,
-                out[-1].moons,
-                out[-1].eclipse,
-                out[-1].worth,
-                Way(("pass",), 0, ()),
-                "staying aboard without pushing",
-            )
-            out.append(
-                Outlook(
-                    moon, pushed[i], gain, moons, eclipse, worth, Way(("ride",), 0, ()), "pushed on by riding"
-                )
-            )
+            out.append(_look(moon, after, last, Way(("pass",), 0, ()), "staying aboard without pushing"))
+            out.append(_look(moon, pushed, last, Way(("ride",), 0, ()), "pushed on by riding"))
+        else:
+            out.append(_look(moon, after, last, ways.get(moon)))
     out.sort(key=lambda o: (o.way is None, -o.gain, o.way.cost if o.way else 0))
     return out
 
