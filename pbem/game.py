@@ -274,3 +274,8 @@ class Archived(Protocol):
         read the player's own text (a finished game's saves keep only this JSON).  Must
         not raise for orders ``validate`` returned.  Absent: the archive shows the JSON."""
         ...
+
+    def chart_colours(self, players: int) -> Sequence[str]:
+        """Each seat's colour (``#rrggbb``) in the archive's charts and players list, so that a
+        line has the colour the player wears on the board.  Absent: the archive's palette."""
+        ...

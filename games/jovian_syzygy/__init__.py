@@ -90,6 +90,7 @@ class JovianSyzygy:
     info = INFO
     bots: Mapping[str, Bot] = bots.BOTS
     charts, order_lines = archive.charts, archive.order_lines  # pbem archive's hooks (pbem.game.Archived)
+    chart_colours = archive.chart_colours
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         """Initial state; raises ValueError for a bad player count or option."""

@@ -29,3 +29,10 @@ def order_lines(game: object, view: View, orders: JSON) -> list[str]:
     if fallback:
         lines.append("if wasted: try " + ", ".join(step_text(step) for step in fallback))
     return lines
+
+
+def chart_colours(game: object, players: int) -> tuple[str, ...]:
+    """Each seat's line in the archive's charts in that player's marker colour on the board."""
+    from .svg import PLAYER_COLOURS
+
+    return PLAYER_COLOURS[:players]

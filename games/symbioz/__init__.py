@@ -37,6 +37,7 @@ class Symbioz:
     info = INFO
     bots: Mapping[str, Bot] = MappingProxyType({"random": bots.random_bot, "greedy": bots.greedy_bot})
     charts, order_lines = archive.charts, archive.order_lines  # pbem archive's hooks (pbem.game.Archived)
+    chart_colours = archive.chart_colours
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> state.State:
         """The state before turn 1.  Raises ValueError for 1 or 5+ players or a bad option."""

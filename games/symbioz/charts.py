@@ -51,3 +51,10 @@ def order_lines(game: object, view: View, orders: JSON) -> list[str]:
                 words += ["eat", *(COLOURS[c] for c in order["eat"])]
             written.append((order.get("line", 0), " ".join([*words, *_targets(order)])))
     return [text for _, text in sorted(written, key=lambda pair: pair[0])]
+
+
+def chart_colours(game: object, players: int) -> tuple[str, ...]:
+    """Each seat's line in the archive's charts in that player's pawn colour."""
+    from .svg import FILL
+
+    return tuple(FILL[COLOURS[seat]] for seat in range(players))

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from pbem.archive.charts import PALETTE
 from pbem.archive.model import Archive, Chart, PlayerOrders, PrivatePart, Section, TurnPage
 from pbem.archive.rebuild import Rebuilt, Step, on_line, rebuild
 from pbem.errors import FormatError, PbemError, UsageError
@@ -224,6 +225,7 @@ def _from_rebuilt(
         reveal=reveal,
         charts=charts.charts(),
         notes=tuple(notes),
+        palette=palette_of(game, len(names)),
     )
 
 
@@ -384,8 +386,20 @@ def player_archive(folder: Path, identity: Identity) -> Archive:
         ),
         turns=tuple(pages),
         charts=charts.charts(),
+        palette=palette_of(game, len(names)),
         notes=(f"{me}'s own archive: the public reports and what {me} alone could read.",),
     )
+
+
+def palette_of(game: Game, players: int) -> tuple[str, ...]:
+    """The colour of each seat in charts: the game's own (``chart_colours``, so that a Symbioz
+    player's line has their pawns' colour) when it gives one valid ``#rrggbb`` per seat, else
+    the archive's palette."""
+    hook = getattr(game, "chart_colours", None)
+    colours = tuple(hook(players)) if hook is not None else ()
+    if len(colours) >= players and all(re.fullmatch(r"#[0-9a-fA-F]{6}", c) for c in colours):
+        return colours[:players]
+    return tuple(PALETTE[seat % len(PALETTE)] for seat in range(players))
 
 
 def build_archive(folder: Path, identity: Identity | None = None) -> Archive:

@@ -52,10 +52,17 @@ def _runs(points: Sequence[tuple[float, float] | None]) -> list[list[tuple[float
     return [run for run in runs if run]
 
 
-def line_chart(chart: Chart, names: Sequence[str], width: int = 640, height: int = 260) -> str:
+def line_chart(
+    chart: Chart,
+    names: Sequence[str],
+    width: int = 640,
+    height: int = 260,
+    palette: Sequence[str] = PALETTE,
+) -> str:
     """``chart`` as an SVG line chart: one line per player over the turns, with a legend.
 
-    ``names`` gives every player's seat (so colours match across charts).  Never raises for a
+    ``names`` gives every player's seat (so colours match across charts), ``palette`` each
+    seat's colour.  Never raises for a
     chart with no values (it draws empty axes)."""
     left, right, top, bottom = 44, 16, 30, 40
     legend_rows = (len(chart.series) + 3) // 4
@@ -101,7 +108,7 @@ def line_chart(chart: Chart, names: Sequence[str], width: int = 640, height: int
     seat_of = {name: seat for seat, name in enumerate(names)}
     for index, (name, row) in enumerate(chart.series):
         seat = seat_of.get(name, index)
-        colour = PALETTE[seat % len(PALETTE)]
+        colour = (palette or PALETTE)[seat % len(palette or PALETTE)]
         mark = _MARKS[seat % len(_MARKS)]
         points = [None if v is None else (x_of(t), y_of(v)) for t, v in zip(turns, row, strict=False)]
         for run in _runs(points):

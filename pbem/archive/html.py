@@ -114,9 +114,14 @@ def _turn(page: TurnPage, archive: Archive) -> str:
     return "\n".join(out)
 
 
+def _colour(archive: Archive, seat: int) -> str:
+    palette = archive.palette or PALETTE
+    return palette[seat % len(palette)]
+
+
 def _header(archive: Archive) -> list[str]:
     players = "".join(
-        f'<li><span class="pb-swatch" style="background:{PALETTE[seat % len(PALETTE)]}"></span>'
+        f'<li><span class="pb-swatch" style="background:{_colour(archive, seat)}"></span>'
         f"{escape(name)}{' (you)' if name == archive.reader else ''}</li>"
         for seat, name in enumerate(archive.names)
     )
@@ -165,7 +170,8 @@ def render_html(archive: Archive) -> str:
     if archive.charts:
         out.append('<section id="charts"><h2>Charts</h2>')
         out += [
-            f"<figure>{line_chart(chart, archive.names)}<figcaption>{escape(chart.title)} "
+            f"<figure>{line_chart(chart, archive.names, palette=archive.palette or PALETTE)}"
+            f"<figcaption>{escape(chart.title)} "
             "after each turn's resolution, as the reports of the turn showed it</figcaption></figure>"
             for chart in archive.charts
         ]

@@ -90,6 +90,9 @@ class Archive:
     reveal: tuple[PrivatePart, ...] = ()
     charts: tuple[Chart, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    palette: tuple[str, ...] = ()
+    """Each seat's colour in charts and the players list (the game's own colours where it
+    declares them with ``chart_colours``); empty means :data:`pbem.archive.charts.PALETTE`."""
 
     @property
     def confidential(self) -> bool:

@@ -343,6 +343,18 @@ def test_build_archive_after_the_end_with_a_players_key_is_the_full_one(finished
         build_archive(folder.parent / "keys")
 
 
+def test_symbioz_lines_wear_the_players_pawn_colours(finished: dict[str, Path]) -> None:
+    from pbem_games.symbioz.svg import FILL
+
+    archive = finished_archive(finished["symbioz"])
+    assert archive.palette[:2] == (FILL["yellow"], FILL["red"])
+    page = render_html(archive)
+    chart = page[page.index('<section id="charts">') :]
+    assert f'stroke="{FILL["yellow"]}"' in chart and f'stroke="{FILL["red"]}"' in chart
+    # A game without the hook keeps the archive's palette.
+    assert finished_archive(finished["symbiote"]).palette[0] == "#1f6fb4"
+
+
 # ---- charts and folding ------------------------------------------------------------------------
 
 
