@@ -139,6 +139,11 @@ class Ctx:
     def name(self, seat: int) -> str:
         return who(seat, self.n)
 
+    def chooser(self, play: Play) -> int:
+        """Who makes ``play``'s choices now: the current Leader for a Helipad card (a new
+        Leader if the last one died of it), else its player."""
+        return int(self.s["leader"]) if play.helipad else play.chooser
+
     def card_name(self, card_id: str) -> str:
         if card_id in self.cards.cards:
             return self.cards.cards[card_id].name
@@ -207,7 +212,7 @@ class Ctx:
 
 def legal(ctx: Ctx, play: Play, step: Step) -> list[int]:
     """The seats a chosen target of ``step`` may be, for ``play``."""
-    me = play.chooser if play.helipad else play.me
+    me = ctx.chooser(play) if play.helipad else play.me
     s = ctx.s
     who_ = step.who
     if who_ == "dead":
@@ -285,9 +290,9 @@ def targets(ctx: Ctx, play: Play, step: Step) -> list[int]:
         seat = pool[0]
     else:
         got = ctx.ask(
-            [play.chooser],
+            [ctx.chooser(play)],
             {"kind": "target", "for": play.name, "verb": step.do, "choices": pool},
-        )[play.chooser]
+        )[ctx.chooser(play)]
         wanted = got.get("seat") if isinstance(got, dict) else None
         seat = wanted if wanted in pool else pool[0]
     play.chosen[str(who_)] = seat
@@ -327,11 +332,15 @@ def do_step(ctx: Ctx, play: Play, step: Step) -> None:
             pick = ok[0]
         else:
             got = ctx.ask(
-                [play.chooser], {"kind": "option", "for": play.name, "choices": [k + 1 for k in ok]}
+                [ctx.chooser(play)], {"kind": "option", "for": play.name, "choices": [k + 1 for k in ok]}
             )
-            index = got[play.chooser].get("option", 0) - 1 if isinstance(got[play.chooser], dict) else -1
+            index = (
+                got[ctx.chooser(play)].get("option", 0) - 1
+                if isinstance(got[ctx.chooser(play)], dict)
+                else -1
+            )
             pick = index if index in ok else ok[0]
-        ctx.say(f"{ctx.name(play.chooser)} chooses option {pick + 1} of {play.name}.")
+        ctx.say(f"{ctx.name(ctx.chooser(play))} chooses option {pick + 1} of {play.name}.")
         run(ctx, play, step.options[pick])
         return
     if verb in ("cancel", "prevent"):
@@ -410,7 +419,7 @@ def apply(ctx: Ctx, play: Play, step: Step, seat: int, source: int | None) -> No
         ctx.say(f"{ctx.name(me)} looks at {ctx.name(seat)}'s hand.")
         ctx.say(f"{ctx.name(seat)}'s hand: {shown}.", [me])
     elif verb == "test":
-        tester = me if me is not None else play.chooser
+        tester = me if me is not None else ctx.chooser(play)
         test(ctx, tester, seat)
     elif verb == "unreveal":
         if seat < ctx.n and s["revealed"][seat]:
@@ -423,7 +432,7 @@ def apply(ctx: Ctx, play: Play, step: Step, seat: int, source: int | None) -> No
         if dest == "here":
             dest = ctx.loc(me) if me is not None else None
         elif dest == "any":
-            dest = play.to or choose_location(ctx, play.chooser, play.name)
+            dest = play.to or choose_location(ctx, ctx.chooser(play), play.name)
             play.to = dest
         if dest is not None:
             move(ctx, seat, dest)
@@ -908,8 +917,8 @@ def play_reaction(
     s["reactions"][seat] = [r for r in s["reactions"][seat] if r["card"] != kind or kind in s["hands"][seat]]
     label = "Interrupt" if before else "Reaction"
     ctx.say(f"{ctx.name(seat)} plays {card.name} ({label}): {card.text}")
-    _guarded(ctx, seat, play, card.effects)
     ctx.discard_card(kind)
+    _guarded(ctx, seat, play, card.effects)
     return play.cancelled or play.prevented
 
 

@@ -19,6 +19,7 @@ player, and one more for the Dog (seat ``n``) when it is in play::
     mission         the Mission card in play (None); mission_done once resolved this round
     upcoming        a Mission revealed this Escape Phase, placed at the next round's start
     played          seats that had their Turn this Game Phase
+    drawing         the cards of an activation between the draw and the choice to keep
     violent         who made someone Distressed this and last Game Phase (the Dog's memory)
     reactions       each seat's standing reactions (sealed); prefer: standing keep preference
     notes, tests    what each seat privately learnt (texts; Test Results by seat)
@@ -179,6 +180,7 @@ def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
         "why": None,
         "over": False,
         "punishing": False,
+        "drawing": [],
         "proc": {"kind": "turn", "seat": leader},
         "pending": None,
     }
@@ -454,12 +456,14 @@ def activate(ctx: Ctx, seat: int) -> None:
             ctx.say(f"Player {seat + 1} activates the {where.capitalize()}: its deck is empty.")
         else:
             drawn = [deck.pop() for _ in range(min(2, len(deck)))]
+            s["drawing"] = list(drawn)
             ctx.say(f"Player {seat + 1} activates the {where.capitalize()} and draws {len(drawn)} card(s).")
             single = len(drawn) == 1
             if s["opt"]["activation-events"] == "drawn":
                 rest = []
                 for card in drawn:
                     if ctx.cards.cards[card].kind == "event":
+                        s["drawing"].remove(card)
                         fx.resolve_event(ctx, seat, card)
                     else:
                         rest.append(card)
@@ -487,11 +491,11 @@ def activate(ctx: Ctx, seat: int) -> None:
         leave = got.get("card") if isinstance(got, dict) else None
         if leave not in top:
             leave = None if len(top) == 1 and isinstance(got, dict) and "card" in got else top[0]
-        for card in top:
-            deck.remove(card)
-        for card in top:
-            if card != leave:
-                s["discards"]["helipad"].append(card)
+        del deck[-len(top) :]
+        rest = list(top)
+        if leave is not None:
+            rest.remove(leave)
+        s["discards"]["helipad"].extend(rest)
         if leave is not None:
             deck.append(leave)
         gone = len(top) - (1 if leave is not None else 0)
@@ -509,14 +513,18 @@ def keep_from(ctx: Ctx, seat: int, cards: list[str], single: bool) -> None:
     """Keep one of the activation's non-Event cards (or, with activation-events = kept, of
     all of them: a kept Event resolves), discard the rest."""
     s = ctx.s
+    s["drawing"] = list(cards)
     if not cards:
         return
     keep: str | None = cards[0]
     if len(cards) > 1 or single:
         keep = pick_keep(ctx, seat, cards, "your activation")
-    for card in cards:
-        if card != keep:
-            ctx.discard_card(card)
+    s["drawing"] = []
+    rest = list(cards)
+    if keep is not None:
+        rest.remove(keep)
+    for card in rest:
+        ctx.discard_card(card)
     if keep is None:
         ctx.say(f"Player {seat + 1} discards the card.")
         return
