@@ -475,11 +475,13 @@ def draw(ctx: Ctx, seat: int, deck: str, count: int) -> list[str]:
             break
         card = s["decks"][deck].pop()
         (events if ctx.cards.cards[card].kind == "event" else got).append(card)
+    s["drawing"].extend(events)
     ctx.say(f"{ctx.name(seat)} draws {len(got) + len(events)} {deck.capitalize()} card(s).")
     if got:
         ctx.say(f"You drew {', '.join(ctx.card_name(c) for c in got)}.", [seat])
     s["hands"][seat].extend(got)
     for card in events:
+        s["drawing"].remove(card)
         resolve_event(ctx, seat, card)
     return got
 

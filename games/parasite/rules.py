@@ -19,7 +19,7 @@ player, and one more for the Dog (seat ``n``) when it is in play::
     mission         the Mission card in play (None); mission_done once resolved this round
     upcoming        a Mission revealed this Escape Phase, placed at the next round's start
     played          seats that had their Turn this Game Phase
-    drawing         the cards of an activation between the draw and the choice to keep
+    drawing         cards drawn and not yet placed (an activation before the keep, Events in turn)
     violent         who made someone Distressed this and last Game Phase (the Dog's memory)
     reactions       each seat's standing reactions (sealed); prefer: standing keep preference
     notes, tests    what each seat privately learnt (texts; Test Results by seat)
@@ -456,7 +456,7 @@ def activate(ctx: Ctx, seat: int) -> None:
             ctx.say(f"Player {seat + 1} activates the {where.capitalize()}: its deck is empty.")
         else:
             drawn = [deck.pop() for _ in range(min(2, len(deck)))]
-            s["drawing"] = list(drawn)
+            s["drawing"].extend(drawn)
             ctx.say(f"Player {seat + 1} activates the {where.capitalize()} and draws {len(drawn)} card(s).")
             single = len(drawn) == 1
             if s["opt"]["activation-events"] == "drawn":
@@ -513,13 +513,13 @@ def keep_from(ctx: Ctx, seat: int, cards: list[str], single: bool) -> None:
     """Keep one of the activation's non-Event cards (or, with activation-events = kept, of
     all of them: a kept Event resolves), discard the rest."""
     s = ctx.s
-    s["drawing"] = list(cards)
     if not cards:
         return
     keep: str | None = cards[0]
     if len(cards) > 1 or single:
         keep = pick_keep(ctx, seat, cards, "your activation")
-    s["drawing"] = []
+    for card in cards:
+        s["drawing"].remove(card)
     rest = list(cards)
     if keep is not None:
         rest.remove(keep)
