@@ -43,7 +43,8 @@ def main() -> None:
             count += 1
         elapsed = time.perf_counter() - start
         print(
-            f"{players} players: {count / elapsed:7.1f} games/s ({steps / count:.0f} resolutions a game, {count} games)"
+            f"{players} players: {count / elapsed:7.1f} games/s "
+            f"({steps / count:.0f} resolutions a game, {count} games)"
         )
 
 

@@ -53,7 +53,7 @@ def main() -> None:
     cards = load_cards()
     names = {c.name: c.id for c in cards.cards.values()}
     print(
-        "| players | games | Human side wins | Parasite side wins | no winner | rounds | helicopter / all dead / ability |"
+        "| players | games | Human side wins | Parasite side wins | no winner | rounds | helicopter / dead / ability |"
     )
     print("|---|---|---|---|---|---|---|")
     played: dict[str, Counter[str]] = defaultdict(Counter)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from para_helpers import asked, edit, file, lines, new_game, texts
 
 from pbem.game import OrderErrors
+from pbem.rng import Rng
 from pbem_games.parasite import GAME
 from pbem_games.parasite.cards import load_cards
 from pbem_games.parasite.effects import Ctx, wins_now
-from pbem.rng import Rng
-
-from para_helpers import asked, edit, file, lines, new_game, texts
 
 
 def _hands(**hands: list[str]):  # type: ignore[no-untyped-def]
