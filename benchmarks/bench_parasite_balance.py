@@ -52,9 +52,8 @@ def main() -> None:
         options[name] = {"true": True, "false": False}.get(value, value)
     cards = load_cards()
     names = {c.name: c.id for c in cards.cards.values()}
-    print(
-        "| players | games | Human side wins | Parasite side wins | no winner | rounds | helicopter / dead / ability |"
-    )
+    head = "| players | games | Human side wins | Parasite side wins | no winner | rounds"
+    print(head + " | helicopter / dead / ability |")
     print("|---|---|---|---|---|---|---|")
     played: dict[str, Counter[str]] = defaultdict(Counter)
     for players in args.players:
