@@ -72,6 +72,8 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         public["hands"] = [list(h) for h in state["hands"]]
         public["tokens"] = [list(t) for t in state["tokens"]]
         public["supply"] = list(state["supply"])
+        public["tests"] = [dict(t) for t in state["tests"]]
+        public["reactions"] = [[dict(r) for r in mine] for mine in state["reactions"]]
     private: dict[str, Any] = {}
     if seat is not None and 0 <= seat < n:
         mine = state["infection"][seat]
