@@ -41,13 +41,14 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Identity
 
 
 def new_game(path: Path, keys: dict[str, Identity], label: str) -> GameFolder:
-    """A four-player Jovian Syzygy game: every seat owes orders at once."""
+    """A four-player Jovian Syzygy game: every seat owes orders at once (corners dealt: turn 1
+    is round 1, not the setup step where the fourth player has no corner to choose)."""
     return GameFolder.create(
         path,
         "jovian-syzygy",
         keys["moderator"],
         [keys[n].public() for n in NAMES],
-        {},
+        {"corners": "dealt"},
         now=NOW,
         entropy=seeded_entropy(f"concurrency/{label}"),
         home=path.parent / "create-home",
