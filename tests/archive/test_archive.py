@@ -196,9 +196,17 @@ def test_a_tampered_revealed_order_is_refused(
     moderator = Identity.load(folder.parent / "keys" / "moderator.key")
 
     def change(body: dict) -> None:
-        orders = _first_orders(body)
-        seat = sorted(orders)[0]
-        orders[seat] = {"steps": [], "fallback": None}  # the first plan replaced by "pass"
+        # The first plan that moved (not a corner choice at the setup step, whose change could
+        # happen to fall back to the same corner) is replaced by "pass".
+        plans = (
+            (orders, seat)
+            for entry in body["replay"]
+            for orders in [entry.get("orders") or {}]
+            for seat in sorted(orders)
+            if orders[seat].get("steps")
+        )
+        orders, seat = next(plans)
+        orders[seat] = {"steps": [], "fallback": None}
 
     _resign(folder, moderator, change)
     with pytest.raises(RollbackError) as caught:
