@@ -38,6 +38,9 @@ class ReportPress:
 
 
 NO_PRESS = ReportPress(None, (), {})
+MAX_LISTED = 8
+"""Messages a report lists one by one (the rest in one line), so that the private part stays
+within the game's padded size however much press a player gets."""
 
 
 def inbox_lines(entries: list[ledger.Entry], name: str, turn: int) -> tuple[str, ...]:
@@ -49,10 +52,13 @@ def inbox_lines(entries: list[ledger.Entry], name: str, turn: int) -> tuple[str,
     if not got:
         return (f"Press relayed to you in turn {turn - 1}: none.",)
     out = [f"Press relayed to you in turn {turn - 1} ({len(got)}; copies in the game's {PRESS_DIR}/ folder):"]
-    for entry in got:
+    for entry in got[:MAX_LISTED]:
         sender = SOMEONE if entry.grey else entry.sender
         to = "all" if entry.broadcast else ", ".join(entry.to)
         out.append(f"  message {entry.number} from {sender} to {to} ({PRESS_DIR}/{entry.filename})")
+    if len(got) > MAX_LISTED:
+        rest = got[MAX_LISTED:]
+        out.append(f"  and {len(rest)} more, messages {rest[0].number} to {rest[-1].number}: pbem press read")
     return tuple(out)
 
 

@@ -261,6 +261,7 @@ def test_reports_list_the_press_received_in_the_turn_before(table: PressTable) -
     text, source = table.report_text("alice")
     alice = read_report(text, source, table.keys["alice"], home=table.home).private_text or ""
     assert "message 3 from dave to all" in alice and "message 1" not in alice
+    assert all(len(line) <= 72 for line in [*text.splitlines(), *private.splitlines()])
     public = (table.folder.reports_dir(2) / "public.txt").read_text()
     assert "Press: messages to anyone; grey (anonymous) press allowed." in public
     assert "Press relayed" not in public
@@ -309,3 +310,19 @@ def test_the_end_of_a_game_puts_public_press_into_its_archive(
     kept.write_text(kept.read_text().replace("Good luck", "Bad luck"))
     with pytest.raises(SignatureError):
         build_archive(table.folder.path)
+
+
+def test_a_report_lists_eight_messages_and_counts_the_rest(table: PressTable) -> None:
+    from pbem.press.ledger import Entry
+    from pbem.press.listing import inbox_lines
+
+    entries = [
+        Entry(n, 1, "alice", ("bob",), False, n % 2 == 0, f"{n:032X}", f"{n:064x}", False, "t")
+        for n in range(1, 13)
+    ]
+    lines = inbox_lines(entries, "bob", 2)
+    assert len(lines) == 10
+    assert lines[-1] == "  and 4 more, messages 9 to 12: pbem press read"
+    assert "from someone" in lines[2] and "from alice" in lines[1]
+    assert inbox_lines(entries, "carol", 2) == ("Press relayed to you in turn 1: none.",)
+    assert inbox_lines(entries, "bob", 1) == ()
