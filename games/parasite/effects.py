@@ -562,7 +562,7 @@ def give(ctx: Ctx, me: int, seat: int, count: int, play: Play) -> None:
     if count == 0:
         return
     named = [c for c in play.cards if c in hand][:count]
-    if len(named) < count and len(set(hand)) > 1:
+    if len(named) < count and len(hand) > count:  # not len(set(hand)): a pair is hidden
         got = ctx.ask([me], {"kind": "give", "for": play.name, "count": count}, {me: {"hand": list(hand)}})[
             me
         ]
@@ -590,7 +590,7 @@ def discard_from(ctx: Ctx, seats: Sequence[int], count: int, pick: str, why: str
     asking = [
         p
         for p in seats
-        if p < ctx.n and pick == "owner" and len(set(s["hands"][p])) > 1 and len(s["hands"][p]) > count
+        if p < ctx.n and pick == "owner" and len(s["hands"][p]) > count  # a pair in hand is no reason to skip
     ]
     answers = {}
     if asking:
