@@ -48,15 +48,20 @@ def order_form(view: View) -> list[str]:
     lines = [
         f"# Jovian Syzygy, round {public['round']}: your orders.",
         f"# You are {place} with {turn.psi} Psi.",
-        "# One step a line, in order.  The first move is free; each further move costs 1 Psi",
-        "# and is allowed only while you are off a satellite.  Examples:",
-        "#   move D-3 / move D-3 D-4 / board io / leave to C-5 / ride / storm / spend 1",
+        "# One step a line, in order.  The first move is free; each further",
+        "# move costs 1 Psi and is allowed only while you are off a",
+        "# satellite.  Examples:",
+        "#   move D-3 / move D-3 D-4 / board io / leave to C-5 / ride",
+        "#   storm / spend 1",
         "#   if wasted: stop            (default: a storm flipped tails)",
         "#   if wasted: try D-5, board callisto",
         "# What you may do first:",
     ]
     lines += [f"#   {step_text(s)}" for s in legal_steps(turn, sats)]
-    lines.append("# Your report's private part forecasts what each satellite would score.")
+    lines += [
+        "# The forecast in your report's private part shows what each",
+        "# satellite would score.",
+    ]
     lines += default_orders(view)
     return lines
 

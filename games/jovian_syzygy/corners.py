@@ -15,6 +15,7 @@ Orders of the setup step: ``{"corners": [corner, ...]}`` (possibly empty).
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -95,7 +96,12 @@ def _corner(token: str) -> str:
     key = re.sub(r"[\s\-_.]", "", token).upper()
     if key in _LONG_NAMES:
         return _LONG_NAMES[key]
-    kind, name = resolve_token(token)
+    try:
+        kind, name = resolve_token(token)
+    except _Bad:
+        raise _Bad(
+            InvalidOrderError, f"{token!r} is not a corner: the corners are NE, SE, SW and NW"
+        ) from None
     if kind == "space" and name in board.CORNERS:
         return name
     what = f"{name.capitalize()} is a satellite" if kind == "moon" else f"{name} is not a corner"
@@ -113,11 +119,10 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     if seat is None:
         raise OrderErrors([InvalidOrderError(None, "the public view cannot give orders")])
     if seat not in public.get("asked", ()):
-        if public["where"][seat] is not None:
-            why = f"you have your corner, {public['where'][seat]}"
-        else:
-            why = "you will take the corner left over"
-        raise OrderErrors([IllegalOrderError(None, f"you have no corner to choose now: {why}")])
+        first = next((line for line in lines if line.text.strip()), None)
+        raise OrderErrors(
+            [IllegalOrderError(first, f"you have no corner to choose now: {not_asked_why(public, seat)}")]
+        )
     free = vacant(public["where"])
     errors: list[OrderError] = []
     chosen: list[str] = []
@@ -169,6 +174,17 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     return {"corners": chosen}
 
 
+def not_asked_why(public: Mapping[str, Any], seat: int) -> str:
+    """Why ``seat`` is not asked for a corner at this setup step, and when it will be."""
+    where = public["where"]
+    if where[seat] is not None:
+        return f"you have your corner, {where[seat]}"
+    if seat in choosers(where, public["turn_order"], False):
+        now = ", ".join(player(s) for s in public.get("asked", ()))
+        return f"{now or 'another player'} chooses first; your turn to choose comes after, in its own report"
+    return "you will take the corner left over"
+
+
 def order_form(view: View, sequential: bool, hints: Mapping[str, tuple[int, str]]) -> list[str]:
     """The setup step's form: who chooses when, the vacant corners (best first, each with
     ``hints``: what a first turn from there could reach in round 1, less its cost, and in
@@ -182,7 +198,8 @@ def order_form(view: View, sequential: bool, hints: Mapping[str, tuple[int, str]
         f"#   {order}.",
     ]
     if seat is None or seat not in public.get("asked", ()):
-        return [*lines, "# You have no corner to choose now: no orders."]
+        why = "" if seat is None else not_asked_why(public, seat)
+        return [*lines, *_comment(f"You have no corner to choose now: {why or 'no orders'}.")]
     free = vacant(public["where"])
     if sequential:
         lines += ["# Write one vacant corner, like 'corner NE'."]
@@ -201,3 +218,8 @@ def order_form(view: View, sequential: bool, hints: Mapping[str, tuple[int, str]
     lines += [f"#   {c}: {hints[c][1] if c in hints else 'no line within reach'}" for c in ranked]
     lines.append(f"# corner {' '.join(ranked if not sequential else ranked[:1])}")
     return lines
+
+
+def _comment(text: str) -> list[str]:
+    """``text`` as comment lines under the mail width."""
+    return ["# " + line for line in textwrap.wrap(text, 66, break_on_hyphens=False)]

@@ -209,7 +209,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
         raise OrderErrors(
             [
                 IllegalOrderError(
-                    None,
+                    next((line for line in lines if line.text.strip()), None),
                     f"turns are taken one after another and it is Player {mover + 1}'s turn now;"
                     " send your plan when your report says it is yours",
                 )
