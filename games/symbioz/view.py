@@ -170,13 +170,39 @@ def order_form(view: View) -> list[str]:
         lines += _introduction_form(pub, seat)
     if phase in (None, 2):
         lines += _growth_form(pub, seat)
-    others = " ".join(c for i, c in enumerate(pub["colours"]) if i != seat)
     for number, kind in ((3, "krogul"), (4, "crapit")):
-        found = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
-        if found and phase in (None, number):
-            lines += _wrapped(f"# {number}. Your {kind.capitalize()}s are in {' '.join(found)}, e.g.:")
-            lines.append(f"# {kind} {found[0]} eat {others} -> {found[0]}")
+        if phase in (None, number):
+            lines += _animals_form(pub, seat, number, kind)
     return lines
+
+
+def _animals_form(pub: dict[str, Any], seat: int, number: int, kind: str) -> list[str]:
+    """The Kroguls' or Crapits' part of the order form: each square holding the seat's
+    animals, with the prey there now by colour, and an example naming only colours that
+    are there (an animal eats its own colour only when nothing else is there)."""
+    found = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
+    if not found:
+        return []
+    prey = "crapits" if kind == "krogul" else "zerbs"
+    when = "now" if pub.get("phase") else "at the start of the turn"
+    lines = _wrapped(f"# {number}. Your {kind.capitalize()}s, with their prey there {when}:")
+    example = None
+    for sq in found:
+        row = pub[prey][sq]
+        there = [
+            f"{pub['colours'][s].capitalize()} {n}{' (yours)' if s == seat else ''}"
+            for s, n in enumerate(row)
+            if n
+        ]
+        count = pub[kind + "s"][sq][seat]
+        lines += _wrapped(
+            f"#    {sq}: {count} {kind.capitalize()}{'s' if count > 1 else ''};"
+            f" {prey.capitalize()} there: {', '.join(there) or 'none'}"
+        )
+        rivals = [pub["colours"][s] for s, n in enumerate(row) if n and s != seat]
+        if example is None or (rivals and " eat " not in example):
+            example = f"# {kind} {sq}{' eat ' + ' '.join(rivals) if rivals else ''} -> {sq}"
+    return [*lines, example] if example else lines
 
 
 def _introduction_form(pub: dict[str, Any], seat: int) -> list[str]:
