@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pbem.cli_options import MODERATOR_KEY
+
+if TYPE_CHECKING:
+    from pbem.engine import GameFolder
+    from pbem.keys import Identity, PublicCard
 
 _player_key = click.option(
     "--key",
@@ -30,7 +35,7 @@ MAX_MESSAGE_BYTES = 1_000_000
 """The largest message text read (the rules allow a few thousand characters)."""
 
 
-def _card(path: str | None) -> object:
+def _card(path: str | None) -> PublicCard | None:
     from pbem.keys import PublicCard
 
     return None if path is None else PublicCard.load(path)
@@ -103,7 +108,7 @@ def say(
         message,
         source,
         grey=grey,
-        moderator=_card(moderator_card),  # type: ignore[arg-type]
+        moderator=_card(moderator_card),
     )
     who = "someone (grey)" if said.grey else identity.name
     note = f"press from {who} to {', '.join(said.recipients)}, sealed to the moderator"
@@ -136,7 +141,7 @@ def press_read(paths: tuple[str, ...], keyfile: str, moderator_card: str | None)
     from pbem.press.read import read_many
 
     identity = Identity.load(keyfile)
-    letters, _skipped = read_many([Path(p) for p in paths], identity, _card(moderator_card), None)  # type: ignore[arg-type]
+    letters, _skipped = read_many([Path(p) for p in paths], identity, _card(moderator_card), None)
     for i, letter in enumerate(letters):
         if i:
             click.echo("")
@@ -158,31 +163,20 @@ def press_relay(folder: str, file: str, keyfile: str) -> None:
     """Relay the press FILE a player sent (what pbem say wrote) in the game in FOLDER:
     check it, keep it in press/ and say whom to send the copy to.  (pbem moderate and
     pbem judge do this, and the delivery, by themselves.)"""
-    from datetime import UTC, datetime
-
     from pbem.engine import GameFolder
     from pbem.errors import FormatError
     from pbem.inputs import read_text
     from pbem.keys import Identity
-    from pbem.press.relay import open_press, receipt, relay
+    from pbem.press.sealed import open_block
 
     identity = Identity.load(keyfile)
     text = read_text(file, "press file", 2_000_000)
-    plain = open_press(text, identity, file)
-    if plain is None:
-        from pbem.press.sealed import open_block
-
+    if not relay_press(GameFolder(folder), identity, text, file):
         open_block(text, identity, file, "press file")  # raises FormatError saying what mail did to it
         raise FormatError(
             f"{file} is not a press file sealed to this moderator's key",
             "orders go to pbem submit; press is what pbem say writes",
         )
-    gf = GameFolder(folder)
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    relayed = gf.exclusive(lambda: relay(gf, identity, plain, f"{file}, sealed press", now))
-    kept = Path(folder) / "press" / relayed.entry.filename
-    click.echo(receipt(relayed))
-    click.echo(f"kept as {kept}: send that file to {', '.join(relayed.recipients)}")
 
 
 @press.command("list")
@@ -217,17 +211,14 @@ def register(main: click.Group) -> None:
     main.add_command(press)
 
 
-def relay_press(folder: object, identity: object, text: str, source: str) -> bool:
+def relay_press(folder: GameFolder, identity: Identity, text: str, source: str) -> bool:
     """For ``pbem submit``: relay ``text`` when it is a press file sealed to ``identity``
     and say so; False when it is not press (an order file).  Raises what
     :func:`pbem.press.relay.relay` raises."""
     from datetime import UTC, datetime
 
-    from pbem.engine import GameFolder
-    from pbem.keys import Identity
     from pbem.press.relay import open_press, receipt, relay
 
-    assert isinstance(folder, GameFolder) and isinstance(identity, Identity)
     plain = open_press(text, identity, source)
     if plain is None:
         return False

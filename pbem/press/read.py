@@ -91,6 +91,11 @@ def read_letter(
     Raises FormatError (damaged, not a relayed copy, the parts disagree) and SignatureError
     (not signed by the game's moderator, or a letter not signed by its sender).
     """
+    if block.AGE_BEGIN not in text:
+        raise FormatError(
+            f"{source} is not a press message (it has no encrypted part)",
+            "pass a relayed copy: players/NAME/press-NNNNNN.txt, the game's press/NNNNNN.txt or the mail",
+        )
     opened = open_block(text, identity, source, "press message")
     if opened is None:
         return None

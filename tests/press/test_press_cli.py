@@ -125,7 +125,7 @@ def test_bad_press_files(folder: Path) -> None:
     assert cut.exit_code == 1 and "cut off in transit" in cut.output
     (folder / "junk.txt").write_text("hello\n")
     junk = run("press", "read", folder / "junk.txt", "--key", folder / "bob.key")
-    assert junk.exit_code == 1
+    assert junk.exit_code == 1 and "is not a press message" in junk.output
     foreign = run("press", "relay", folder / "g", report, "--key", folder / "moderator.key")
     assert foreign.exit_code == 1 and "not a press file" in foreign.output
     assert not (folder / "g" / "press" / "ledger.txt").exists()
