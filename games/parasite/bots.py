@@ -23,8 +23,10 @@ from .orders import Facts, facts, legal_targets
 ACTIONS_WORTH = ("interrupt", "item", "action", "reaction")
 
 
-def _p(seat: int, n: int) -> str:
-    return "dog" if seat == n else f"player {seat + 1}"
+def _p(seat: int, f: Facts) -> str:
+    """How a bot names a seat in an order line: by character (the Dog: ``dog``), as the
+    forms do, since people see names, never seat numbers."""
+    return "dog" if seat == f.n else f.chars[seat]
 
 
 def _checked(view: View, lines: list[str]) -> list[str]:
@@ -65,7 +67,7 @@ def _action_options(f: Facts, view: View, cards: CardSet) -> list[tuple[str, int
         if inf.ability is not None and inf.ability.when == "action":
             out += _with_targets(f, "reveal", inf.ability.effects, "infection", None)
     for seat in f.here():
-        out.append((f"distress {_p(seat, f.n)}", seat, "distress"))
+        out.append((f"distress {_p(seat, f)}", seat, "distress"))
     if f.dog and f.n in f.here() and pub["health"][f.n] == "healthy":
         out.append(("pet dog", None, "pet"))
     return out
@@ -83,7 +85,7 @@ def _with_targets(
         extra = f" with {others[0]}"
     if step is None:
         return [(line + extra, None, kind)]
-    return [(f"{line} on {_p(t, f.n)}{extra}", t, kind) for t in legal_targets(f, step)]
+    return [(f"{line} on {_p(t, f)}{extra}", t, kind) for t in legal_targets(f, step)]
 
 
 def _places(view: View) -> list[str]:
@@ -147,12 +149,12 @@ def _random_answer(f: Facts, view: View, rng: Rng, cards: CardSet) -> list[str]:
             return ["leave none"]
         return [f"leave {rng.choice(cards_)}"]
     if kind == "target":
-        return [f"target {_p(rng.choice(q['choices']), f.n)}"]
+        return [f"target {_p(rng.choice(q['choices']), f)}"]
     if kind == "option":
         return [f"option {rng.choice(q['choices'])}"]
     if kind == "token":
         tokens = priv.get("tokens", [])
-        return [f"return {', '.join(_p(t, f.n) for t in rng.sample(tokens, min(q['count'], len(tokens))))}"]
+        return [f"return {', '.join(_p(t, f) for t in rng.sample(tokens, min(q['count'], len(tokens))))}"]
     if kind == "location":
         return [f"to {rng.choice(q['choices'])}"]
     if kind == "escape":
@@ -220,7 +222,7 @@ def greedy_bot(game: Any, view: View, rng: Rng) -> list[str]:
             if hostile
             else [c for c in choices if c in friends or c == f.seat]
         )
-        lines.append(f"target {_p((good or choices)[0], f.n)}")
+        lines.append(f"target {_p((good or choices)[0], f)}")
     else:
         answer = _random_answer(f, view, rng, cards)
         if kind in ("keep", "discard", "give"):

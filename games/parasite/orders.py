@@ -78,6 +78,7 @@ class Facts:
     leader: int
     dog: bool
     mission_open: bool
+    chars: tuple[str, ...] = ()
 
     def here(self, seat: int | None = None) -> list[int]:
         me = self.seat if seat is None else seat
@@ -106,6 +107,7 @@ def facts(view: View) -> Facts:
         leader=pub["leader"],
         dog=pub["dog"],
         mission_open=pub["mission"] is not None and not pub["mission_done"],
+        chars=tuple(pub["chars"]),
     )
 
 
@@ -132,11 +134,19 @@ def _nearest(text: str, candidates: Sequence[str]) -> str | None:
     return found[0] if found else None
 
 
-def player_of(text: str, n: int, dog: bool) -> int | None:
-    """The seat ``player N`` / ``pN`` / ``N`` / ``dog`` names, or None."""
+def player_of(text: str, n: int, dog: bool, chars: Sequence[str] = ()) -> int | None:
+    """The seat ``player N`` / ``pN`` / ``N`` / a character (``medic``, its role or colour)
+    / ``dog`` names, or None.  Forms and bots write the character: pbem shows people names,
+    never seat numbers, and a character is public and unique."""
     t = text.strip().lower()
     if t in ("dog", "the dog") and dog:
         return n
+    if chars:
+        cards = load_cards()
+        for seat, char_id in enumerate(chars[:n]):
+            char = cards.character(char_id)
+            if _norm(t) in (char.id, _norm(char.role), char.colour, _norm(char.name)):
+                return seat
     m = re.fullmatch(r"(?:player\s*|p)?(\d+)", t)
     if m and 1 <= int(m.group(1)) <= n:
         return int(m.group(1)) - 1
@@ -186,13 +196,10 @@ class _Checker:
         return cid
 
     def player(self, line: OrderLine, text: str) -> int | None:
-        seat = player_of(text, self.f.n, self.f.dog)
+        seat = player_of(text, self.f.n, self.f.dog, self.f.chars)
         if seat is None:
-            self.invalid(
-                line,
-                f"{text!r} is not a player: write 'player N' (1 to {self.f.n})"
-                + (" or dog" if self.f.dog else ""),
-            )
+            names = ", ".join(self.f.chars) + (", dog" if self.f.dog else "")
+            self.invalid(line, f"{text!r} is not a player: name their character ({names})")
         return seat
 
     def location(self, line: OrderLine, text: str) -> str | None:
