@@ -722,11 +722,13 @@ def archive(folder: str, out_dir: str, keyfile: str | None) -> None:
         done = archive_root(Path(folder), Path(out_dir), identity)
         click.echo(f"index written to {Path(out_dir) / 'index.html'}")
     for item in done:
-        if item.html is None:
+        if item.skipped:
+            click.echo(f"{item.folder.name}: {item.summary}")
+        elif item.html is None:
             click.echo(f"{item.folder.name}: not archived: {item.problem}", err=True)
         else:
             click.echo(f"{item.folder.name}: {item.summary}: {item.html} and {item.text}")
-    refused = [item for item in done if item.html is None]
+    refused = [item for item in done if item.html is None and not item.skipped]
     if refused:
         raise RejectedError(
             f"{len(refused)} of {len(done)} games were not archived: "

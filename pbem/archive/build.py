@@ -196,7 +196,7 @@ def _from_rebuilt(
         )
         charts.add(step.turn, [public_view], views)
     outcome = save.body["outcome"]
-    reveal = pages[-1].private if finished else ()
+    reveal = tuple(part for part in pages[-1].private if _telling(part)) if finished else ()
     notes = [] if verbatim_all else [WRITTEN_BACK]
     rollbacks = save.body.get("reseeds") or []
     if rollbacks:
@@ -227,6 +227,12 @@ def _from_rebuilt(
         notes=tuple(notes),
         palette=palette_of(game, len(names)),
     )
+
+
+def _telling(part: PrivatePart) -> bool:
+    """Whether a private part tells more than who its reader is (a game with no hidden
+    information says only "You are alice." at the end: no reveal to show)."""
+    return bool(part.events) or len([line for line in part.text.splitlines() if line.strip()]) > 1
 
 
 def _orders(

@@ -45,7 +45,8 @@ nav ol { display: flex; flex-wrap: wrap; gap: 0.2rem 0.6rem; list-style: none; p
 nav a { display: inline-block; padding: 0.15rem 0.3rem; }
 .pb-swatch { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 0.2rem;
   vertical-align: -0.05rem; margin-right: 0.2rem; }
-.pb-players { padding-left: 1.2rem; }
+.pb-players { display: flex; flex-wrap: wrap; gap: 0.2rem 1.2rem; list-style: none; padding: 0;
+  margin: 0.2rem 0; }
 dl.pb-facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.1rem 0.8rem; }
 dl.pb-facts dt { font-weight: bold; }
 dl.pb-facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -83,7 +84,8 @@ def _orders(orders: PlayerOrders) -> str:
 def _picture(name: str, svg: str, turn: int) -> str:
     # The game's own drawing: an XML prolog has no place inside HTML.
     svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)
-    return f"<figure>{svg}<figcaption>{escape(name)}, turn {turn}</figcaption></figure>"
+    what = name.rsplit(".", 1)[0].replace("-", " ").replace("_", " ").capitalize()
+    return f"<figure>{svg}<figcaption>{escape(what)} at the start of turn {turn}</figcaption></figure>"
 
 
 def _turn(page: TurnPage, archive: Archive) -> str:
@@ -138,18 +140,22 @@ def _header(archive: Archive) -> list[str]:
         f"<header><h1>{escape(archive.heading)}</h1>",
         '<dl class="pb-facts">' + "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in facts),
         "</dl>",
-        f'<h3>Players (in seat order)</h3><ul class="pb-players">{players}</ul>',
+        f'<h3>Players, in seat order</h3><ul class="pb-players">{players}</ul>',
     ]
     out += [f'<p class="pb-note">{escape(note)}</p>' for note in archive.notes]
     out.append("</header>")
-    links = "".join(f'<li><a href="#turn-{p.turn}">{p.turn}</a></li>' for p in archive.turns)
-    extra = ""
-    if archive.charts:
-        extra += '<a href="#charts">Charts</a> · '
-    if archive.reveal or archive.outcome:
-        extra += '<a href="#reveal">Final reveal</a>'
-    out.append(f"<nav><h2>Contents</h2><p>{extra}</p><h3>Turns</h3><ol>{links}</ol></nav>")
     return out
+
+
+def _nav(archive: Archive) -> str:
+    """The contents: charts, final reveal and a link to every turn."""
+    links = "".join(f'<li><a href="#turn-{p.turn}">{p.turn}</a></li>' for p in archive.turns)
+    extra = []
+    if archive.charts:
+        extra.append('<a href="#charts">Charts</a>')
+    if archive.reveal or archive.outcome:
+        extra.append('<a href="#reveal">Final reveal</a>')
+    return f"<nav><h2>Contents</h2><p>{' · '.join(extra)}</p><h3>Turns</h3><ol>{links}</ol></nav>"
 
 
 def render_html(archive: Archive) -> str:
@@ -176,11 +182,14 @@ def render_html(archive: Archive) -> str:
             for chart in archive.charts
         ]
         out.append("</section>")
+    out.append(_nav(archive))
     out += [_turn(page, archive) for page in archive.turns]
     if archive.outcome or archive.reveal:
         out.append('<section class="pb-reveal" id="reveal"><h2>Final reveal</h2>')
         if archive.outcome:
             out.append(f"<p><strong>{escape(archive.outcome)}</strong></p>")
+        if archive.standings:
+            out.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in archive.standings) + "</ul>")
         if archive.seed:
             out.append(
                 f"<p>The secret seed, revealed: <code>{escape(archive.seed)}</code> (its commitment, "

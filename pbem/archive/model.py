@@ -95,6 +95,24 @@ class Archive:
     declares them with ``chart_colours``); empty means :data:`pbem.archive.charts.PALETTE`."""
 
     @property
+    def standings(self) -> tuple[str, ...]:
+        """Each chart's last known values, highest first ("Psi at the end: carol 16, alice
+        15"), for the final reveal of a finished game; empty otherwise."""
+        if not self.finished:
+            return ()
+        out = []
+        for chart in self.charts:
+            last = [
+                (value, name)
+                for name, row in chart.series
+                if (value := next((v for v in reversed(row) if v is not None), None)) is not None
+            ]
+            if last:
+                ranked = sorted(last, key=lambda item: -item[0])
+                out.append(f"{chart.title} at the end: " + ", ".join(f"{n} {v}" for v, n in ranked))
+        return tuple(out)
+
+    @property
     def confidential(self) -> bool:
         """True when the archive shows secrets of a game still being played."""
         return self.scope == "moderator" and not self.finished

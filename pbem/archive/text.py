@@ -107,6 +107,7 @@ def render_text(archive: Archive) -> str:
         out += ["", RULE, "FINAL REVEAL", RULE]
         if archive.outcome:
             out.append(archive.outcome)
+        out += list(archive.standings)
         if archive.seed:
             out.append(f"The secret seed, revealed: {archive.seed}")
         if archive.reveal:

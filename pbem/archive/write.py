@@ -15,6 +15,7 @@ from pbem.archive.text import fold, render_text
 from pbem.errors import PbemError, UsageError
 from pbem.folder import atomic_write
 from pbem.keys import Identity
+from pbem.registry import get_game
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class Written:
     text: Path | None
     summary: str
     problem: str | None = None
+    skipped: bool = False
+    """A game not over yet, left out of a keyless archive of a root (not a refusal)."""
 
 
 def file_stem(archive: Archive) -> str:
@@ -65,14 +68,17 @@ def archive_game(folder: Path, out: Path, identity: Identity | None = None) -> W
     :func:`pbem.archive.build.build_archive` raises; writes nothing then."""
     archive = build_archive(folder, identity)
     html, text = write_archive(archive, out)
-    summary = f"{archive.title}, {len(archive.turns)} turns: {archive.outcome or 'not over'}"
+    outcome = (archive.outcome or "not over").rstrip(".")
+    summary = f"{archive.title}, {len(archive.turns)} turns: {outcome}"
     return Written(folder, html, text, summary)
 
 
 def archive_root(root: Path, out: Path, identity: Identity | None = None) -> list[Written]:
     """Archive every game folder under ``root`` that ``identity`` may archive (without a key:
     the finished ones) into ``out``, and write an index page of them all.  A game that is
-    refused does not stop the others: its line in the index says why."""
+    refused does not stop the others: its line in the index says why.  Without a key, a game
+    still being played is listed as such (``skipped``), not refused."""
+    from pbem.archive.build import _read
     from pbem.moderator.overview import game_folders
 
     folders = game_folders(root)
@@ -82,6 +88,11 @@ def archive_root(root: Path, out: Path, identity: Identity | None = None) -> lis
     done: list[Written] = []
     for folder in folders:
         try:
+            if identity is None and (save := _read(folder)).body["seed"] is None:
+                title = get_game(save.game).info.title
+                what = f"{title}, not over yet (turn {save.turn}): archived once it ends"
+                done.append(Written(folder, None, None, what, skipped=True))
+                continue
             done.append(archive_game(folder, out, identity))
         except PbemError as exc:
             problem = exc.message + (f" ({exc.hint})" if getattr(exc, "hint", None) else "")
@@ -102,6 +113,9 @@ def write_index(done: list[Written], out: Path) -> tuple[Path, Path]:
             )
             lines.append(f"{item.folder.name}: {item.summary}")
             lines.append(f"  {item.html.name}, {item.text.name}")
+        elif item.skipped:
+            rows.append(f"<li>{name}: {escape(item.summary)}</li>")
+            lines.append(f"{item.folder.name}: {item.summary}")
         else:
             rows.append(f"<li>{name}: not archived: {escape(item.problem or '')}</li>")
             lines.append(f"{item.folder.name}: not archived: {item.problem}")
