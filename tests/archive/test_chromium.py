@@ -78,9 +78,11 @@ def test_archive_renders_in_chromium_offline_with_every_turn_names_reveal_and_ch
         shot = tmp_path / "shot.png"
         page.screenshot(path=str(shot), full_page=False)
         if os.environ.get("PBEM_ARCHIVE_SCREENSHOT") and game == "symbioz":
-            # README's picture: PBEM_ARCHIVE_SCREENSHOT=docs/archive.png pytest tests/archive
-            page.locator("#charts").scroll_into_view_if_needed()
+            # README's picture, the top of the page (title, players, result, a chart):
+            # PBEM_ARCHIVE_SCREENSHOT=docs/archive.png pytest tests/archive
+            page.set_viewport_size({"width": 1000, "height": 820})
             page.screenshot(path=os.environ["PBEM_ARCHIVE_SCREENSHOT"])
+            page.set_viewport_size({"width": 1200, "height": 900})
         assert shot.stat().st_size > 10_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         text = page.inner_text("body")
         for turn in archive.turns:
