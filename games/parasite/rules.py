@@ -27,7 +27,7 @@ player, and one more for the Dog (seat ``n``) when it is in play::
     proc            the procedure under way: {"kind": turn|infection|escape|round|final, ...}
     pending         the question awaited: {"ask", "base", "answers", "key", "reported"}
 
-Every question to a seat goes through effects.Ctx.ask; the engine keeps the state the
+Every question to a seat goes through context.Ctx.ask; the engine keeps the state the
 procedure began from (``base``), replays it with the answers so far and the same random key,
 and saves the state as it stands at the question for the views.
 """
@@ -40,9 +40,9 @@ from typing import Any
 from pbem.game import Event, Resolution
 from pbem.rng import Rng
 
-from . import effects as fx
+from . import effects, triggers, verbs, winning
 from .cards import LOCATION_DECKS, CardSet, load_cards
-from .effects import Ctx, GameOver, Need, Play
+from .context import HAND_LIMIT, Aborted, Ctx, GameOver, Need, Play
 
 State = dict[str, Any]
 
@@ -302,7 +302,7 @@ def turn(ctx: Ctx, seat: int) -> None:
     ctx.say(f"Player {seat + 1}'s Turn.")
     hand = s["hands"][seat]
     for entry in order.get("limit", ()):
-        if len(hand) <= fx.HAND_LIMIT or entry["card"] not in hand:
+        if len(hand) <= HAND_LIMIT or entry["card"] not in hand:
             continue
         card = entry["card"]
         target = entry.get("to")
@@ -316,7 +316,7 @@ def turn(ctx: Ctx, seat: int) -> None:
             ctx.discard_card(card)
             ctx.say(f"Player {seat + 1} discards a card (hand limit).")
             ctx.say(f"You discarded {ctx.card_name(card)}.", [seat])
-    while len(hand) > fx.HAND_LIMIT:
+    while len(hand) > HAND_LIMIT:
         card = hand.pop(ctx.rng.randbelow(len(hand)))
         ctx.discard_card(card)
         ctx.say(f"Player {seat + 1} discards a card at random (hand limit).")
@@ -328,7 +328,7 @@ def turn(ctx: Ctx, seat: int) -> None:
         ctx.extra = 0
         try:
             do_action(ctx, seat, action)
-        except fx.Aborted as stop:
+        except Aborted as stop:
             if stop.seat != seat:
                 raise
             ctx.say(f"Player {seat + 1}'s Action never finishes.")
@@ -336,8 +336,8 @@ def turn(ctx: Ctx, seat: int) -> None:
     if not ctx.alive(seat):
         return
     dest = order.get("move")
-    if dest is not None and dest in fx.locations(ctx):
-        fx.move(ctx, seat, dest)
+    if dest is not None and dest in verbs.locations(ctx):
+        verbs.move(ctx, seat, dest)
     if ctx.alive(seat):
         activate(ctx, seat)
 
@@ -371,7 +371,7 @@ def do_action(ctx: Ctx, seat: int, action: Mapping[str, Any]) -> None:
         ctx.say(f"Player {seat + 1} plays {card.name}: {card.text}")
         play = _play(seat, card.name, action)
         try:
-            fx.run(ctx, play, card.effects)
+            effects.run(ctx, play, card.effects)
         finally:
             ctx.discard_card(card_id)
     elif kind == "use":
@@ -385,7 +385,7 @@ def do_action(ctx: Ctx, seat: int, action: Mapping[str, Any]) -> None:
         if not card.keep:
             s["items"][seat].remove(card_id)
             ctx.discard_card(card_id)
-        fx.run(ctx, play, card.use)
+        effects.run(ctx, play, card.use)
     elif kind == "ability":
         char = ctx.cards.character(s["chars"][seat])
         side = char.healthy if s["health"][seat] == "healthy" else char.distressed
@@ -393,7 +393,7 @@ def do_action(ctx: Ctx, seat: int, action: Mapping[str, Any]) -> None:
             ctx.say(f"Player {seat + 1}'s character has no such ability now: no Action.")
             return
         ctx.say(f"Player {seat + 1} uses the {char.role}'s ability: {side.text}")
-        fx.run(
+        effects.run(
             ctx,
             _play(seat, f"the {char.role}'s ability", action),
             side.ability.effects,
@@ -403,7 +403,7 @@ def do_action(ctx: Ctx, seat: int, action: Mapping[str, Any]) -> None:
         if inf.ability is None or inf.ability.when != "action":
             ctx.say(f"Player {seat + 1}'s Infection card has no such ability: no Action.")
             return
-        fx.run(ctx, _play(seat, f"{inf.name}'s ability", action), inf.ability.effects)
+        effects.run(ctx, _play(seat, f"{inf.name}'s ability", action), inf.ability.effects)
     elif kind == "distress":
         if target is None or target not in ctx.here(seat):
             ctx.say(f"Player {seat + 1}'s target is no longer in their Location: no Action.")
@@ -412,16 +412,16 @@ def do_action(ctx: Ctx, seat: int, action: Mapping[str, Any]) -> None:
         play = _play(seat, "the Action", action)
         play.chosen["other-here"] = target
         play.targeted = True
-        fx.fire(ctx, "targeted", subject=target, source=seat, before=True)
+        triggers.fire(ctx, "targeted", subject=target, source=seat, before=True)
         if not ctx.alive(seat):
-            raise fx.Aborted(seat)
-        fx.distress(ctx, target, seat)
+            raise Aborted(seat)
+        verbs.distress(ctx, target, seat)
     elif kind == "pet":
         if not s["dog"] or s["health"][ctx.n] != "healthy" or ctx.n not in ctx.here(seat):
             ctx.say(f"Player {seat + 1} cannot pet {ctx.cards.dog.name} now: no Action.")
             return
         ctx.say(f"Player {seat + 1} pets {ctx.cards.dog.name}.")
-        fx.run(ctx, _play(seat, ctx.cards.dog.name, action), ctx.cards.dog.healthy.action)
+        effects.run(ctx, _play(seat, ctx.cards.dog.name, action), ctx.cards.dog.healthy.action)
 
 
 def pick_keep(ctx: Ctx, seat: int, cards: list[str], why: str) -> str | None:
@@ -464,7 +464,7 @@ def activate(ctx: Ctx, seat: int) -> None:
                 for card in drawn:
                     if ctx.cards.cards[card].kind == "event":
                         s["drawing"].remove(card)
-                        fx.resolve_event(ctx, seat, card)
+                        verbs.resolve_event(ctx, seat, card)
                     else:
                         rest.append(card)
                 keep_from(ctx, seat, rest, single)
@@ -474,8 +474,10 @@ def activate(ctx: Ctx, seat: int) -> None:
             return
         if s["dog"] and ctx.alive(ctx.n) and s["health"][ctx.n] == "healthy" and ctx.loc(ctx.n) == where:
             ctx.say(f"{ctx.cards.dog.name} helps player {seat + 1}.")
-            fx.run(ctx, Play(me=seat, chooser=seat, name=ctx.cards.dog.name), ctx.cards.dog.healthy.activate)
-        fx.fire(ctx, "activate", subject=seat, source=None, before=False)
+            effects.run(
+                ctx, Play(me=seat, chooser=seat, name=ctx.cards.dog.name), ctx.cards.dog.healthy.activate
+            )
+        triggers.fire(ctx, "activate", subject=seat, source=None, before=False)
     elif where == "helipad":
         deck = s["decks"]["helipad"]
         if not deck:
@@ -531,7 +533,7 @@ def keep_from(ctx: Ctx, seat: int, cards: list[str], single: bool) -> None:
     info = ctx.cards.cards[keep]
     ctx.say(f"Player {seat + 1} keeps one card" + (" and discards the other." if len(cards) > 1 else "."))
     if info.kind == "event":
-        fx.resolve_event(ctx, seat, keep)
+        verbs.resolve_event(ctx, seat, keep)
     elif info.kind == "item":
         s["items"][seat].append(keep)
         ctx.say(f"Player {seat + 1} places the Item {info.name} on their character.")
@@ -547,7 +549,7 @@ def infection_phase(ctx: Ctx) -> None:
     """Reactions at its start, token exchange in every Location, the Leader token passed on."""
     s = ctx.s
     ctx.say(f"Infection Phase of round {s['round']}.")
-    fx.fire(ctx, "infection-phase", subject=None, source=None, before=False)
+    triggers.fire(ctx, "infection-phase", subject=None, source=None, before=False)
     places: dict[str, list[int]] = {}
     for seat in ctx.living_all():
         where = ctx.loc(seat)
@@ -557,7 +559,7 @@ def infection_phase(ctx: Ctx) -> None:
         group = sorted(places[where])
         for i, a in enumerate(group):
             for b in group[i + 1 :]:
-                fx.exchange(ctx, a, b)
+                verbs.exchange(ctx, a, b)
     nxt = ctx.next_living(s["leader"])
     if nxt is not None and nxt != s["leader"]:
         s["leader"] = nxt
@@ -569,7 +571,7 @@ def escape_phase(ctx: Ctx) -> bool:
     deck is empty (the game ends with the choice to Escape or Stay behind)."""
     s = ctx.s
     ctx.say(f"Escape Phase of round {s['round']}.")
-    fx.fire(ctx, "escape-phase", subject=None, source=None, before=False)
+    triggers.fire(ctx, "escape-phase", subject=None, source=None, before=False)
     leader = s["leader"]
     if s["mission"] is not None and not s["mission_done"]:
         card = ctx.cards.cards[s["mission"]]
@@ -579,7 +581,7 @@ def escape_phase(ctx: Ctx) -> bool:
         ctx.say(f"The Mission {card.name}: {len(on)} on it, {need} needed: {'PASS' if passed else 'FAIL'}.")
         s["mission_done"] = True
         play = Play(me=None, chooser=leader, name=card.name, helipad=True)
-        fx.run(ctx, play, card.pass_ if passed else card.fail)
+        effects.run(ctx, play, card.pass_ if passed else card.fail)
     deck = s["decks"]["helipad"]
     if not deck:
         ctx.say("The Helipad deck is empty: the helicopter is here.")
@@ -589,7 +591,7 @@ def escape_phase(ctx: Ctx) -> bool:
     ctx.say(f"The Leader reveals {card.name} ({card.kind.capitalize()}): {card.text}")
     if card.kind == "crisis":
         s["discards"]["helipad"].append(card_id)
-        fx.run(ctx, Play(me=None, chooser=s["leader"], name=card.name, helipad=True), card.effects)
+        effects.run(ctx, Play(me=None, chooser=s["leader"], name=card.name, helipad=True), card.effects)
     else:
         s["upcoming"] = card_id
     return False
@@ -639,9 +641,9 @@ def dog_moves(ctx: Ctx) -> None:
             answer = got[s["leader"]]
             wanted = answer.get("to") if isinstance(answer, dict) else None
             dest = wanted if wanted in places else places[0]
-        fx.move(ctx, dog, dest)
+        verbs.move(ctx, dog, dest)
         return
-    fx.move(ctx, dog, fx.choose_location(ctx, s["leader"], "where the Dog goes (nobody matches)"))
+    verbs.move(ctx, dog, verbs.choose_location(ctx, s["leader"], "where the Dog goes (nobody matches)"))
 
 
 def seeks(ctx: Ctx, word: str, p: int) -> bool:
@@ -669,7 +671,7 @@ def final(ctx: Ctx) -> None:
     """The Helipad deck is empty: from the Leader, each living player chooses to Escape or
     Stay behind; the Dog Escapes if the Leader says so; then everyone reveals."""
     s = ctx.s
-    fx.fire(ctx, "game-end", subject=None, source=None, before=False)
+    triggers.fire(ctx, "game-end", subject=None, source=None, before=False)
     for seat in ctx.living():
         got = ctx.ask([seat], {"kind": "escape", "seat": seat, "escaped": list(s["escaped"])})[seat]
         if isinstance(got, dict) and got.get("escape"):
@@ -704,6 +706,6 @@ def finish(ctx: Ctx, why: str, by: int | None) -> None:
         s["winners"] = []
         ctx.say("Every player is dead: nobody wins.")
         return
-    s["winners"] = [p for p in range(s["n"]) if fx.wins_now(ctx, p)]
+    s["winners"] = [p for p in range(s["n"]) if winning.wins_now(ctx, p)]
     names = ", ".join(f"player {p + 1}" for p in s["winners"]) or "nobody"
     ctx.say(f"Winners: {names}.")

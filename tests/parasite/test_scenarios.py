@@ -9,7 +9,8 @@ from pbem.game import OrderErrors
 from pbem.rng import Rng
 from pbem_games.parasite import GAME
 from pbem_games.parasite.cards import load_cards
-from pbem_games.parasite.effects import Ctx, wins_now
+from pbem_games.parasite.context import Ctx
+from pbem_games.parasite.winning import wins_now
 
 
 def _hands(**hands: list[str]):  # type: ignore[no-untyped-def]

@@ -10,7 +10,8 @@ from pbem_games.parasite import cards
 
 ROOT = Path(__file__).resolve().parents[2]
 EFFECTS = (ROOT / "games" / "parasite" / "EFFECTS.md").read_text("utf-8")
-CODE = "".join((ROOT / "games" / "parasite" / f).read_text("utf-8") for f in ("effects.py", "rules.py"))
+ENGINE = ("context.py", "effects.py", "targets.py", "verbs.py", "triggers.py", "winning.py", "rules.py")
+CODE = "".join((ROOT / "games" / "parasite" / f).read_text("utf-8") for f in ENGINE)
 
 
 def _table(heading: str) -> set[str]:
