@@ -40,8 +40,16 @@ def _targets(view: View, prefix: Sequence[str], line: str, pool: Sequence[int], 
     return [p for p in pool if _ok(view, [*prefix, f"{line} on {_player(p, n)}", "stay"])]
 
 
-def _action_lines(view: View, f: Facts, cards: CardSet, prefix: Sequence[str]) -> list[str]:
-    """The Actions open to the seat after the hand-limit lines ``prefix``, each with its text."""
+def _limit_keeping(hand: Sequence[str], count: int, keep: str) -> list[str]:
+    """``count`` hand-limit discards that leave ``keep`` in the hand (when it can stay)."""
+    rest = list(hand)
+    rest.remove(keep)
+    return [f"discard {c}" for c in rest[:count]]
+
+
+def _action_lines(view: View, f: Facts, cards: CardSet, limit: Sequence[str]) -> list[str]:
+    """The Actions open to the seat after hand-limit lines (``limit``, or for a card to play,
+    discards of other cards), each with its text."""
     n = f.n
     out: list[str] = []
     candidates: list[tuple[str, str, str, str | None]] = []
@@ -61,12 +69,15 @@ def _action_lines(view: View, f: Facts, cards: CardSet, prefix: Sequence[str]) -
             ("reveal", f"your Infection card: {infection_line(priority, cards)}", "infection", None)
         )
     for line, text, kind, card_id in candidates:
+        prefix = list(limit)
         steps: Any = ()
         if kind == "ability":
             steps = side.ability.effects if side.ability else ()
         else:
             found = action_steps(f, cards, kind, card_id, priority)
             steps = () if isinstance(found, str) else found
+        if kind == "play" and card_id is not None:
+            prefix = _limit_keeping(f.hand, len(prefix), card_id)
         step = chosen_step(steps)
         if step is not None:
             pool = legal_targets(f, step)
@@ -86,6 +97,7 @@ def _action_lines(view: View, f: Facts, cards: CardSet, prefix: Sequence[str]) -
             shown += " [option K]"
         out.append(f"#   {shown}")
         out.append(f"#       {text}")
+    prefix = list(limit)
     here = [p for p in f.here() if p < n]
     distress = [p for p in here if _ok(view, [*prefix, f"distress {_player(p, n)}", "stay"])]
     if distress:
@@ -116,7 +128,9 @@ def _turn_form(view: View, f: Facts, cards: CardSet) -> list[str]:
         step += 1
     actions = _action_lines(view, f, cards, prefix)
     if actions:
-        lines.append(f"# {step}. At most one Action (optional), one of:")
+        lines.append(
+            f"# {step}. At most one Action (optional; a card you play stays out of the discards), one of:"
+        )
         lines += actions
     else:
         lines.append(f"# {step}. No Action is open to you now.")
