@@ -34,6 +34,7 @@ and saves the state as it stands at the question for the views.
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
 from typing import Any
 
@@ -202,12 +203,9 @@ def _key(rng: Rng) -> str:
 
 
 def _copy(value: Any) -> Any:
-    """A deep copy of a JSON value."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
+    """A deep copy of a JSON value (marshal copies plain dicts, lists, strings, numbers,
+    booleans and None exactly, several times faster than walking them in Python)."""
+    return marshal.loads(marshal.dumps(value))
 
 
 def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:

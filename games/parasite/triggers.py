@@ -24,8 +24,15 @@ def related(ctx: Ctx, trigger: str, seat: int, subject: int | None, source: int 
     return True
 
 
-def window_triggers(cards: CardSet, before: bool) -> set[str]:
+_WINDOWS: dict[tuple[int, bool], tuple[CardSet, frozenset[str]]] = {}
+"""window_triggers' answers by card set (the set is kept, so its id is never reused)."""
+
+
+def window_triggers(cards: CardSet, before: bool) -> frozenset[str]:
     """Triggers some card or ability can answer in this pass (a public fact of the set)."""
+    known = _WINDOWS.get((id(cards), before))
+    if known is not None and known[0] is cards:
+        return known[1]
     out: set[str] = set()
     for card in cards.cards.values():
         if card.kind == "basic" and card.trigger and (card.icon == "interrupt") == before:
@@ -38,7 +45,9 @@ def window_triggers(cards: CardSet, before: bool) -> set[str]:
         for inf in cards.infections.values():
             if inf.ability and inf.ability.when != "action":
                 out.add(inf.ability.when)
-    return out
+    found = frozenset(out)
+    _WINDOWS[(id(cards), before)] = (cards, found)
+    return found
 
 
 def fire(ctx: Ctx, trigger: str, *, subject: int | None, source: int | None, before: bool) -> bool:
