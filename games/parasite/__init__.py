@@ -41,7 +41,7 @@ INFO = GameInfo(
         ),
         Variant(
             "difficulty",
-            "The rulebook's difficulty adjustment: standard, easier (2 more Human cards) "
+            "The rulebook's difficulty adjustment: standard, easier (1 more Human card) "
             "or harder (1 more Parasite).",
             "standard",
             ("standard", "easier", "harder"),

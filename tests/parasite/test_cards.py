@@ -74,7 +74,7 @@ def test_an_unknown_verb_is_refused_with_file_line_and_card() -> None:
         ),
         (
             "infection",
-            "4 = { human = 5, parasite = 2 }",
+            "4 = { human = 4, parasite = 2 }",
             "4 = { human = 1, parasite = 2 }",
             "from only 3 cards",
         ),
