@@ -148,6 +148,8 @@ def _random_answer(f: Facts, view: View, rng: Rng, cards: CardSet) -> list[str]:
         if q.get("may_discard") and rng.coin():
             return ["leave none"]
         return [f"leave {rng.choice(cards_)}"]
+    if kind == "first":
+        return [f"first {rng.choice(priv.get('cards', []))}"]
     if kind == "target":
         return [f"target {_p(rng.choice(q['choices']), f)}"]
     if kind == "option":

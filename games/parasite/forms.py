@@ -166,6 +166,12 @@ def _answer_form(view: View, f: Facts, cards: CardSet) -> list[str]:
         lines += [f"#   leave {c}" for c in pool]
         if q.get("may_discard"):
             lines.append("#   leave none      (discard it)")
+    elif kind == "first":
+        pool = list(priv.get("cards", []))
+        lines.append("# The Events you drew, waiting to resolve:")
+        lines += [f"#   {card_line(c, cards)}" for c in pool]
+        lines.append("# Answer with one line: which resolves first (you are asked again for the rest):")
+        lines += [f"#   first {c}" for c in dict.fromkeys(pool)]
     elif kind == "target":
         lines.append("# Answer with one line, one of:")
         lines += [f"#   target {_player(p, n)}" for p in q.get("choices", [])]
@@ -284,6 +290,8 @@ def default_orders(view: View) -> list[str]:
         return [f"{kind} {', '.join(pool[:want])}"]
     if kind == "leave":
         return [f"leave {private.get('cards', [''])[0]}"]
+    if kind == "first":
+        return [f"first {private['cards'][0]}"]
     if kind == "target":
         return [f"target {_player(q['choices'][0], f.n)}"]
     if kind == "option":

@@ -17,8 +17,9 @@ A Turn (asked when it is your Turn)::
 
 At most one Action (two after a card that grants one more).  Answers to later questions:
 ``keep CARD...`` / ``keep none``, ``leave CARD`` / ``leave none``, ``target PLAYER``,
-``option K``, ``give CARD...``, ``discard CARD...``, ``return PLAYER...`` (tokens, by
-colour's owner), ``to LOCATION``, ``escape`` / ``stay behind``, ``dog escapes`` / ``dog
+``option K``, ``first CARD`` (which of the Events you drew resolves first), ``give
+CARD...``, ``discard CARD...``, ``return PLAYER...`` (tokens, by colour's owner), ``to
+LOCATION``, ``escape`` / ``stay behind``, ``dog escapes`` / ``dog
 stays``, and in a reaction window ``pass`` or ``play CARD [on PLAYER]`` / ``ability`` /
 ``infection``.
 
@@ -638,6 +639,11 @@ def _answer(c: _Checker, kind: str, lines: Sequence[OrderLine]) -> dict[str, Any
             if loc is not None and loc not in q.get("choices", []):
                 c.illegal(line, f"choose one of {', '.join(q.get('choices', []))}")
             out["to"] = loc
+        elif kind == "first" and word == "first":
+            cid = c.card(line, " ".join(rest), "first")
+            if cid is not None and cid not in priv.get("cards", []):
+                c.illegal(line, f"{cid} is not one of the Events waiting: {', '.join(priv.get('cards', []))}")
+            out["card"] = cid
         elif kind == "escape" and word in ("escape", "stay"):
             out["escape"] = word == "escape"
         elif (
@@ -680,6 +686,7 @@ def _expect(kind: str) -> str:
         "give": "give CARD",
         "discard": "discard CARD",
         "leave": "leave CARD",
+        "first": "first CARD",
         "target": "target player N",
         "option": "option K",
         "token": "return player N",

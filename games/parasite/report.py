@@ -90,6 +90,8 @@ def question_text(question: Mapping[str, Any], seats: Sequence[int], n: int) -> 
         return f"{asked}: which card(s) to keep, {question.get('keep', 1)}{why}"
     if kind == "leave":
         return f"{asked}: which Helipad card to leave on top"
+    if kind == "first":
+        return f"{asked}: which of the Events they drew resolves first"
     if kind == "target":
         choices = ", ".join(who(c, n) for c in question.get("choices", []))
         return f"{asked}: whom to choose{why}, from {choices}"

@@ -458,13 +458,13 @@ def activate(ctx: Ctx, seat: int) -> None:
             ctx.say(f"Player {seat + 1} activates the {where.capitalize()} and draws {len(drawn)} card(s).")
             single = len(drawn) == 1
             if s["opt"]["activation-events"] == "drawn":
-                rest = []
-                for card in drawn:
-                    if ctx.cards.cards[card].kind == "event":
+                rest = [card for card in drawn if ctx.cards.cards[card].kind != "event"]
+                verbs.resolve_events(ctx, seat, [card for card in drawn if card not in rest])
+                if not ctx.alive(seat):  # died of an Event: the other cards are discarded
+                    for card in rest:
                         s["drawing"].remove(card)
-                        verbs.resolve_event(ctx, seat, card)
-                    else:
-                        rest.append(card)
+                        ctx.discard_card(card)
+                    return
                 keep_from(ctx, seat, rest, single)
             else:
                 keep_from(ctx, seat, drawn, single)

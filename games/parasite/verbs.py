@@ -42,10 +42,29 @@ def draw(ctx: Ctx, seat: int, deck: str, count: int) -> list[str]:
     if got:
         ctx.say(f"You drew {', '.join(ctx.card_name(c) for c in got)}.", [seat])
     s["hands"][seat].extend(got)
-    for card in events:
-        s["drawing"].remove(card)
-        resolve_event(ctx, seat, card)
+    resolve_events(ctx, seat, events)
     return got
+
+
+def resolve_events(ctx: Ctx, seat: int, events: Sequence[str]) -> None:
+    """Resolve the Events ``seat`` drew at once (waiting in ``state.drawing``) in the order
+    ``seat`` chooses: while two or more different Events wait, the living ``seat`` is asked
+    which resolves first (identical ones need no choice)."""
+    waiting = list(events)
+    while waiting:
+        first = waiting[0]
+        if len(set(waiting)) > 1 and seat < ctx.n and ctx.alive(seat):
+            got = ctx.ask(
+                [seat],
+                {"kind": "first", "for": "the Events you drew", "count": len(waiting)},
+                {seat: {"cards": list(waiting)}},
+            )[seat]
+            wanted = got.get("card") if isinstance(got, dict) else None
+            if wanted in waiting:
+                first = wanted
+        waiting.remove(first)
+        ctx.s["drawing"].remove(first)
+        resolve_event(ctx, seat, first)
 
 
 def draw_keep(ctx: Ctx, seat: int, deck: str, count: int, keep: int, why: str) -> None:
