@@ -715,7 +715,7 @@ class GameFolder:
 
     def _publish(self, moderator: Identity, loaded: Loaded) -> list[Path]:
         from pbem.press.listing import report_press
-        from pbem.reports import ReportContext, name_seats, render_report
+        from pbem.reports import ReportContext, name_seats, render_reports
 
         save, secret, game = loaded.save, loaded.secret, loaded.game
         if save.file_digest:
@@ -746,16 +746,13 @@ class GameFolder:
         )
         folder = self.reports_dir(save.turn)
         written = []
-        cards = save.players
-        for seat, name in enumerate(save.names):
-            text = render_report(game, game.observe(secret.state, seat), events, ctx, moderator, cards[seat])
+        public_view = game.observe(secret.state, None)
+        views = [game.observe(secret.state, seat) for seat in range(len(save.names))] + [public_view]
+        texts = render_reports(game, views, events, ctx, moderator, [*save.players, None])
+        for name, text in zip([*save.names, "public"], texts, strict=True):
             path = folder / f"{name}.txt"
             atomic_write(path, text, durable=False)
             written.append(path)
-        public_view = game.observe(secret.state, None)
-        path = folder / "public.txt"
-        atomic_write(path, render_report(game, public_view, events, ctx, moderator, None), durable=False)
-        written.append(path)
         for filename, content in game.pictures(public_view).items():
             atomic_write(folder / filename, name_seats(content, save.names), durable=False)
             written.append(folder / filename)

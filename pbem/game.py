@@ -279,3 +279,18 @@ class Archived(Protocol):
         """Each seat's colour (``#rrggbb``) in the archive's charts and players list, so that a
         line has the colour the player wears on the board.  Absent: the archive's palette."""
         ...
+
+
+class DescribedOnce(Protocol):
+    """An optional hook for rendering a turn's reports faster (issue 13); the engine looks
+    it up with ``getattr``.
+
+    A game whose public text (the first part of :meth:`Game.describe`) depends on
+    ``view.public`` alone, as every reader's public part should, may give the private text
+    by itself.  The engine then describes the public view once a turn and asks each reader
+    only for this; a view whose ``public`` differs from the public view's is described in
+    full, as without the hook.  It must return exactly ``describe(view)[1]``."""
+
+    def describe_private(self, view: View) -> str:
+        """The private text of ``view`` (a player's view), exactly ``describe(view)[1]``."""
+        ...

@@ -33,5 +33,11 @@ def render(template: str, **context: Any) -> str:
     Raises jinja2.TemplateNotFound / UndefinedError for a missing template or variable:
     those are bugs, never user errors.
     """
-    text: str = _environment().get_template(template).render(**context)
+    text: str = _template(template).render(**context)
     return text
+
+
+@cache
+def _template(name: str) -> Any:
+    """The compiled template ``name``, looked up once a process (templates ship with pbem)."""
+    return _environment().get_template(name)

@@ -129,12 +129,91 @@ def render_report(
     """The report text for ``view.seat`` (or the public report when seat is None).
 
     Private events and the private view are encrypted to ``recipient`` and the moderator.
+    This is the plain way, one report on its own; :func:`render_reports` writes a whole
+    turn's reports, the same bytes, doing once what is the same for every reader.
     """
+    public_text, private_text = (for_people(text, ctx.names) for text in game.describe(view))
+    public_events = _event_lines([e for e in events if e.to is None], ctx.names)
+    return _assemble(
+        game, view, events, ctx, moderator, recipient, (public_text, private_text, public_events)
+    )
+
+
+def render_reports(
+    game: Game,
+    views: Sequence[View],
+    events: Sequence[Event],
+    ctx: ReportContext,
+    moderator: Identity,
+    recipients: Sequence[PublicCard | None],
+) -> list[str]:
+    """Every report of a turn, one for each of ``views`` (encrypted to the matching entry of
+    ``recipients``): exactly what :func:`render_report` writes for each, byte for byte.
+
+    What is the same for every reader is done once: the public events, and for a game with
+    the ``describe_private`` hook (:class:`pbem.game.DescribedOnce`) the public text, and
+    the public view's canonical JSON, for each view whose ``public`` equals that of the
+    public view (seat None) among ``views``.  Raises ValueError when the lengths differ.
+    """
+    public_events = _event_lines([e for e in events if e.to is None], ctx.names)
+    public_view = next((v for v in views if v.seat is None), None)
+    hook: Any = getattr(game, "describe_private", None)
+    shared_text: str | None = None
+    shared_json: bytes | None = None
+    if public_view is not None:
+        if callable(hook):
+            shared_text = for_people(game.describe(public_view)[0], ctx.names)
+        shared_json = canonical.dumps(public_view.public)
+    out = []
+    for view, recipient in zip(views, recipients, strict=True):
+        same = public_view is not None and (view is public_view or view.public == public_view.public)
+        if same and shared_text is not None:
+            private_text = "" if view.seat is None else for_people(hook(view), ctx.names)
+            texts = (shared_text, private_text, public_events)
+        else:
+            public_text, private_text = (for_people(text, ctx.names) for text in game.describe(view))
+            texts = (public_text, private_text, public_events)
+        out.append(
+            _assemble(game, view, events, ctx, moderator, recipient, texts, shared_json if same else None)
+        )
+    return out
+
+
+_PUBLIC_MARK = "\x00pbem: the public view\x00"
+"""Stands for the public view in a report's data until its canonical JSON, made once a turn,
+is put in.  Canonical JSON writes an object as its sorted members, each value in canonical
+form, so putting the public view's canonical bytes in place of the mark's gives exactly the
+canonical bytes of the whole (the splice checks the mark occurs once, else dumps it all)."""
+_PUBLIC_MARK_JSON = canonical.dumps(_PUBLIC_MARK)
+
+
+def _signed_data(data: dict[str, Any], public_json: bytes | None) -> bytes:
+    """``canonical.dumps(data)``, with ``data["public"]`` taken from ``public_json`` (its
+    canonical bytes, made once a turn) when given."""
+    if public_json is None:
+        return canonical.dumps(data)
+    raw = canonical.dumps(dict(data, public=_PUBLIC_MARK))
+    if raw.count(_PUBLIC_MARK_JSON) != 1:  # pragma: no cover - no field can hold the mark
+        return canonical.dumps(data)
+    return raw.replace(_PUBLIC_MARK_JSON, public_json)
+
+
+def _assemble(
+    game: Game,
+    view: View,
+    events: Sequence[Event],
+    ctx: ReportContext,
+    moderator: Identity,
+    recipient: PublicCard | None,
+    texts: tuple[str, str, list[str]],
+    public_json: bytes | None = None,
+) -> str:
+    """One report from its texts (public text, private text, public event lines, all with
+    names put in and folded): private part encrypted, prose rendered, data block signed."""
     from pbem.render import render
 
-    public_text, private_text = (for_people(text, ctx.names) for text in game.describe(view))
+    public_text, private_text, public_events = texts
     seat = view.seat
-    public_events = _event_lines([e for e in events if e.to is None], ctx.names)
     private_block = ""
     if seat is not None and recipient is not None:
         plain = private_plaintext(game, view, events, ctx, private_text)
@@ -177,13 +256,15 @@ def render_report(
     )
     prose = wrap_text(prose)
     data["text_sha256"] = prose_digest(prose.splitlines())
-    raw = canonical.dumps(data)
+    raw = _signed_data(data, public_json)
     signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, raw)).decode()
     data_block = "\n".join([DATA_BEGIN, *_b64(raw), DATA_SIG, *_wrap64(signature), DATA_END])
     return prose.rstrip() + "\n\n" + data_block + "\n"
 
 
 def _normal_line(line: str) -> str:
+    if line.isascii():  # NFC and the no-break space change nothing in ASCII
+        return line.strip()
     return unicodedata.normalize("NFC", line.replace("\u00a0", " ").strip())
 
 

@@ -84,8 +84,13 @@ def wrap_line(line: str, width: int = WIDTH) -> tuple[str, ...]:
 def wrap_lines(lines: Iterable[str], width: int = WIDTH) -> list[str]:
     """Every line of ``lines`` folded by :func:`wrap_line`."""
     out: list[str] = []
+    append = out.append
     for line in lines:
-        out += wrap_line(line, width)
+        line = line.rstrip()
+        if len(line) <= width:  # what wrap_line returns for a line that fits, without the call
+            append(line)
+        else:
+            out += wrap_line(line, width)
     return out
 
 

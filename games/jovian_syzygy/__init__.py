@@ -137,6 +137,11 @@ class JovianSyzygy:
     def describe(self, v: View) -> tuple[str, str]:
         return view.describe(v)
 
+    def describe_private(self, v: View) -> str:
+        """The private text alone (the public text depends on v.public only), so the
+        engine renders the public part once a turn (pbem.game.DescribedOnce)."""
+        return view.describe_private(v)
+
     def pictures(self, v: View) -> dict[str, str]:
         return {"board.svg": svg.board_svg(v.public)}
 

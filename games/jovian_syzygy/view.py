@@ -196,13 +196,19 @@ def describe(view: View) -> tuple[str, str]:
         awards=awards,
         waiting=_waiting(public),
     )
+    return text, describe_private(view)
+
+
+def describe_private(view: View) -> str:
+    """The private text of :func:`describe` alone ("" for the public view): who you are and
+    the forecast for your seat."""
     if view.seat is None:
-        return text, ""
+        return ""
     private = [f"You are {player(view.seat)}."]
-    forecast = forecast_lines(public, view.seat)
+    forecast = forecast_lines(view.public, view.seat)
     if forecast:
         private += ["", *forecast]
-    return text, "\n".join(private) + "\n"
+    return "\n".join(private) + "\n"
 
 
 def _waiting(public: dict[str, Any]) -> str:

@@ -123,6 +123,11 @@ class Symbiote:
         """Report text (public, private) rendered from templates/symbiote/."""
         return report.describe(view)
 
+    def describe_private(self, view: View) -> str:
+        """The private text alone (the public text depends on view.public only), so the
+        engine renders the public part once a turn (pbem.game.DescribedOnce)."""
+        return report.describe_private(view)
+
     def pictures(self, view: View) -> dict[str, str]:
         """No pictures: a card game reads fine as text."""
         return {}

@@ -132,5 +132,9 @@ def private_context(view: View) -> dict[str, Any]:
 def describe(view: View) -> tuple[str, str]:
     """(public text, private text) for a mail report."""
     public = render("symbiote/public.txt.j2", **public_context(view))
-    private = "" if view.seat is None else render("symbiote/private.txt.j2", **private_context(view))
-    return public, private
+    return public, describe_private(view)
+
+
+def describe_private(view: View) -> str:
+    """The private text of :func:`describe` alone ("" for the public view)."""
+    return "" if view.seat is None else render("symbiote/private.txt.j2", **private_context(view))

@@ -89,6 +89,11 @@ class Symbioz:
         """The compact text table of the board for the mail body."""
         return view.describe(v)
 
+    def describe_private(self, v: View) -> str:
+        """The private text alone (the public text depends on v.public only), so the
+        engine renders the public part once a turn (pbem.game.DescribedOnce)."""
+        return view.describe_private(v)
+
     def pictures(self, v: View) -> dict[str, str]:
         """The board as SVG, drawn from the public view only."""
         return {"board.svg": svg.board_svg(v.public)}

@@ -111,8 +111,12 @@ def describe(view: View) -> tuple[str, str]:
         unit="round" if phase_rounds(pub) else "turn",
         phase=None if pub.get("phase") is None else phase_title(pub["phase"]),
     )
-    private = "" if view.seat is None else f"You play {colour_name(view.seat)} (player {view.seat + 1}).\n"
-    return text, private
+    return text, describe_private(view)
+
+
+def describe_private(view: View) -> str:
+    """The private text of :func:`describe` alone ("" for the public view)."""
+    return "" if view.seat is None else f"You play {colour_name(view.seat)} (player {view.seat + 1}).\n"
 
 
 def _variant_notes(pub: dict[str, Any]) -> list[str]:
