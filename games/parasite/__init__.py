@@ -1,9 +1,10 @@
 """Parasite (Mad Birch Games, 2024) for pbem: the plug-in object ``GAME``.
 
 The card set is data (data/*.toml, read by cards.py against the vocabulary of EFFECTS.md);
-the rules are in rules.py and the effect executor in effects.py, the view in view.py, order
-files in orders.py and forms.py, the bots in bots.py, report text in report.py and the board
-picture in svg.py; rulings are in games/parasite/README.md.
+the rules are in rules.py and the effect executor in effects.py (with context.py, targets.py,
+verbs.py, triggers.py and winning.py), the view in view.py, order files in orders.py and
+forms.py, the bots in bots.py, report text in report.py, the board picture in svg.py and the
+archive's charts in charts.py; rulings are in games/parasite/README.md.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
+from pbem.game import JSON, Bot, Chartable, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
 from pbem.padding import Padding
 from pbem.rng import Rng
 
@@ -145,6 +146,18 @@ class Parasite:
         from . import report
 
         return report.describe(view)
+
+    def charts(self, view: View) -> Chartable:
+        """pbem archive's charts: health, tokens carried and hand sizes, from ``view`` only."""
+        from . import charts
+
+        return charts.charts(self, view)
+
+    def order_lines(self, view: View, orders: JSON) -> list[str]:
+        """Validated orders written back as order lines (pbem archive)."""
+        from . import charts
+
+        return charts.order_lines(self, view, orders)
 
     def pictures(self, view: View) -> dict[str, str]:
         """The board as SVG (public facts only)."""
