@@ -193,7 +193,8 @@ def _answer_form(view: View, f: Facts, cards: CardSet) -> list[str]:
         lines.append(f"# Escaped so far: {escaped}.  Answer with one line, one of:")
         lines += ["#   escape", "#   stay behind"]
     elif kind == "dog-escape":
-        lines.append("# As the Leader, answer with one line, one of:")
+        lines.append("# The Dog Escapes if the Leader or the Dog Lover says so; everyone is asked.")
+        lines.append("# Answer with one line, one of:")
         lines += ["#   dog escapes", "#   dog stays"]
     elif kind == "window":
         lines += _window_form(view, f, cards)

@@ -106,7 +106,7 @@ def question_text(question: Mapping[str, Any], seats: Sequence[int], n: int) -> 
     if kind == "escape":
         return f"{asked}: Escape or Stay behind"
     if kind == "dog-escape":
-        return f"{asked} (the Leader): whether the Dog Escapes"
+        return f"{asked}: whether the Dog Escapes (the Leader's and the Dog Lover's answers count)"
     if kind == "window":
         moment = "Interrupts" if question.get("moment") == "before" else "Reactions"
         return f"every living player: {moment} now? ({trigger_text(question, n)})"

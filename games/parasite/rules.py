@@ -678,14 +678,23 @@ def final(ctx: Ctx) -> None:
         else:
             ctx.say(f"Player {seat + 1} Stays behind.")
     if s["dog"] and ctx.alive(ctx.n):
-        leader = s["leader"]
-        got = ctx.ask([leader], {"kind": "dog-escape", "escaped": list(s["escaped"])})[leader]
-        if isinstance(got, dict) and got.get("escape"):
-            s["escaped"].append(ctx.n)
-            ctx.say(f"{ctx.cards.dog.name} Escapes with them.")
-        else:
-            ctx.say(f"{ctx.cards.dog.name} stays behind.")
+        dog_escape(ctx)
     finish(ctx, "the helicopter left", None)
+
+
+def dog_escape(ctx: Ctx) -> None:
+    """The Dog Escapes if the Leader or the living Dog Lover chooses so (the rulebook).  Every
+    living player is asked the same question, so asking says nothing of who holds Dog Lover;
+    only the Leader's and the Dog Lover's answers count."""
+    s = ctx.s
+    asked = ctx.living()
+    got = ctx.ask(asked, {"kind": "dog-escape", "escaped": list(s["escaped"])})
+    deciders = [p for p in asked if p == s["leader"] or ctx.cards.infections[ctx.priority(p)].dog_only]
+    if any(isinstance(got.get(p), dict) and got[p].get("escape") for p in deciders):
+        s["escaped"].append(ctx.n)
+        ctx.say(f"{ctx.cards.dog.name} Escapes with them.")
+    else:
+        ctx.say(f"{ctx.cards.dog.name} stays behind.")
 
 
 def finish(ctx: Ctx, why: str, by: int | None) -> None:

@@ -118,8 +118,10 @@ def test(ctx: Ctx, tester: int, seat: int) -> None:
 
 def infect(ctx: Ctx, seat: int) -> None:
     """``seat`` takes the top Infection card face down; a revealed card that loses the
-    priority is turned face down."""
+    priority is turned face down.  The Dog never takes a new one (the rulebook)."""
     s = ctx.s
+    if seat >= ctx.n:
+        return
     if not s["infection_deck"]:
         ctx.say(f"The Infection deck is empty: {ctx.name(seat)} takes nothing.")
         return
