@@ -135,21 +135,32 @@ def _distances() -> dict[str, dict[str, int]]:
 
 def _score(view: View, turn: Turn, spent: int) -> float:
     """How good ending the turn here looks: the coming award, or a discounted later chance."""
+    return _scored(_place_value(view, turn.seat, turn.where), spent)
+
+
+def _scored(place: tuple[bool, float], spent: int) -> float:
+    """:func:`_score` from :func:`_place_value` (the same arithmetic, in the same order)."""
+    riding, value = place
+    return value - spent + 0.1 if riding else value - spent
+
+
+def _place_value(view: View, seat: int, where: str) -> tuple[bool, float]:
+    """What :func:`_score` makes of ending a turn at ``where``, before the Psi spent: (riding,
+    the coming award) or (not riding, the best discounted later chance)."""
     public = view.public
-    seat = turn.seat
     last = public["last_gain"][seat]
     after = moved(list(public["sats"]))
-    if turn.where in board.TRACK_BY_MOON:
-        gain, _ = award_for(after, turn.where, last)
-        return gain - spent + 0.1
+    if where in board.TRACK_BY_MOON:
+        gain, _ = award_for(after, where, last)
+        return True, gain
     later = moved(after)
     best = 0.0
     for moon, seg in zip(board.MOONS, after, strict=True):
         gain, _ = award_for(later, moon, last)
         if gain:
-            near = min(_distances()[turn.where].get(s, 99) for s in board.spaces_by_segment(moon, seg))
+            near = min(_distances()[where].get(s, 99) for s in board.spaces_by_segment(moon, seg))
             best = max(best, gain / (2.0 + near))
-    return best - spent
+    return False, best
 
 
 def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
@@ -186,6 +197,14 @@ def _best_plans(view: View, start: Turn) -> tuple[float, list[Plan]]:
     that reaches it."""
     sats = list(view.public["sats"])
     storms = view.public["storms"]
+    places: dict[str, tuple[bool, float]] = {}  # one view, one seat: each place valued once
+
+    def _score(view: View, turn: Turn, spent: int) -> float:
+        place = places.get(turn.where)
+        if place is None:
+            place = places[turn.where] = _place_value(view, start.seat, turn.where)
+        return _scored(place, spent)
+
     best: list[tuple[float, Plan]] = [(_score(view, start, 0), [])]
     # Search nodes: (turn so far, plan, chance no move was wasted yet, expected score of wastes).
     frontier: list[tuple[Turn, Plan, float, float]] = [(start, [], 1.0, 0.0)]

@@ -78,7 +78,14 @@ def moved(sats: list[int]) -> list[int]:
 def options_of(state: State) -> dict[str, Any]:
     """The state's options by their kebab-case names (games saved before the rename spelled
     them ``max_rounds`` and so on)."""
-    return {str(k).replace("_", "-"): v for k, v in state["options"].items()}
+    options = state["options"]
+    try:
+        renamed = "_" in "".join(options)
+    except TypeError:  # a key that is not a string
+        renamed = True
+    if not renamed:  # the usual case, asked several times a step: a plain copy
+        return dict(options)
+    return {str(k).replace("_", "-"): v for k, v in options.items()}
 
 
 def turn_order(state: State) -> list[int]:
