@@ -8,7 +8,13 @@ import pytest
 
 from .mailservers import ImapServer, SmtpServer, dovecot_binary, start_imap, start_smtp
 
-IMAP_USERS = {"judge": "imap-secret", "alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw"}
+IMAP_USERS = {
+    "judge": "imap-secret",
+    "alice": "alice-pw",
+    "bob": "bob-pw",
+    "carol": "carol-pw",
+    "dave": "dave-pw",  # a fourth player: Parasite needs four (test_parasite_mail.py)
+}
 
 
 @pytest.fixture(scope="session")
