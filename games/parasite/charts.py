@@ -68,6 +68,8 @@ def _standing(orders: dict[str, Any], pub: dict[str, Any]) -> list[str]:
         words = ["react", entry["card"], *_clauses(entry, pub)]
         if entry.get("from"):
             words += ["if", ", ".join(_who(p, pub) for p in entry["from"])]
+        if entry.get("for"):
+            words += ["for", ", ".join(_who(p, pub) for p in entry["for"])]
         out.append(" ".join(words))
     if "prefer" in orders:
         out.append("prefer " + (" ".join(orders["prefer"]) if orders["prefer"] else "ask"))

@@ -25,7 +25,11 @@ stays``, and in a reaction window ``pass`` or ``play CARD [on PLAYER]`` / ``abil
 
 Standing orders, allowed in every file and kept until used or withdrawn::
 
-    react CARD|ability|infection [on PLAYER] [if PLAYER...]   # play it when its trigger comes
+    react CARD|ability|infection [on PLAYER] [if PLAYER...] [for PLAYER...]
+                              # play it when its trigger comes: only against the players
+                              # after 'if' (the attacker, the one who moved, the tester...),
+                              # only for the players after 'for' (who would become
+                              # Distressed, who moved in, who died)
     withdraw CARD|ability|infection|all
     prefer WORD...            # keep from an activation: card ids or icons, best first
     prefer ask                # ask me every time (the default)
@@ -154,16 +158,17 @@ def player_of(text: str, n: int, dog: bool, chars: Sequence[str] = ()) -> int | 
     return None
 
 
-_CLAUSES = ("on", "to", "option", "with", "if")
+_CLAUSES = ("on", "to", "option", "with", "if", "for")
 
 
-def split_clauses(words: list[str]) -> tuple[list[str], dict[str, str]]:
-    """Split ``play X on player 2 to lab`` into (["X"], {"on": "player 2", "to": "lab"})."""
+def split_clauses(words: list[str], headless: bool = False) -> tuple[list[str], dict[str, str]]:
+    """Split ``play X on player 2 to lab`` into (["X"], {"on": "player 2", "to": "lab"}).
+    ``headless``: the order names no card, so a clause may come first (``ability on medic``)."""
     head: list[str] = []
     out: dict[str, str] = {}
     current: str | None = None
     for word in words:
-        if word.lower() in _CLAUSES and (current is not None or head):
+        if word.lower() in _CLAUSES and (current is not None or head or headless):
             current = word.lower()
             out[current] = ""
             continue
@@ -363,13 +368,16 @@ def _standing(c: _Checker, line: OrderLine, out: dict[str, Any]) -> None:
         seat = c.player(line, clauses["on"])
         if seat is not None:
             entry["target"] = seat
-    if "if" in clauses:
-        seats = [
-            c.player(line, w)
-            for w in re.split(r"[,\s]+(?:or\s+)?", clauses["if"].replace("player ", "p"))
-            if w
-        ]
-        entry["from"] = [s for s in seats if s is not None]
+    for clause, key in (("if", "from"), ("for", "for")):
+        if clause in clauses:
+            seats = [
+                c.player(line, w)
+                for w in re.split(r"[,\s]+(?:or\s+)?", clauses[clause].replace("player ", "p"))
+                if w
+            ]
+            if not seats:
+                c.invalid(line, f"'{clause}' needs one or more players", f"{line.text} player 1")
+            entry[key] = [s for s in seats if s is not None]
     out.setdefault("react", []).append(entry)
 
 
@@ -467,7 +475,7 @@ def _turn(c: _Checker, lines: Sequence[OrderLine]) -> dict[str, Any]:
 
 def _action(c: _Checker, line: OrderLine, word: str, rest: list[str]) -> dict[str, Any] | None:
     f = c.f
-    head, clauses = split_clauses(rest)
+    head, clauses = split_clauses(rest, headless=word in ("ability", "reveal"))
     act: dict[str, Any] = {"type": {"reveal": "infection"}.get(word, word)}
     infection = c.view.private.get("priority")
     steps: Sequence[Step] = ()
@@ -656,7 +664,7 @@ def _answer(c: _Checker, kind: str, lines: Sequence[OrderLine]) -> dict[str, Any
         elif kind == "window" and word in ("pass", "play", "ability", "infection"):
             if word == "pass":
                 continue
-            head, clauses = split_clauses(rest)
+            head, clauses = split_clauses(rest, headless=word in ("ability", "infection"))
             entry: dict[str, Any] = {}
             if word in ("ability", "infection"):
                 entry["card"] = word

@@ -136,6 +136,8 @@ def chosen_reactions(
         for entry in s["reactions"][seat]:
             if entry.get("from") and source not in entry["from"]:
                 continue
+            if entry.get("for") and subject not in entry["for"]:
+                continue
             if _answers(ctx, seat, entry, trigger, before):
                 out.append((seat, entry))
                 break
