@@ -44,6 +44,9 @@ _LEAVE_WORDS = {"leave", "disembark", "exit", "jump"}
 _RIDE_WORDS = {"ride", "stay", "remain"}
 _PASS_WORDS = {"pass", "nothing", "wait", "skip"}
 _STORM_WORDS = {"storm", "nickel"}
+_SEPARATORS = re.compile(r"[\s\-_]")
+_SPACED_NAME = re.compile(r"\b([A-Da-d])\s+(\d{1,2})\b")
+"""``d 3`` for ``d-3`` (compiled once: every order line is read through it)."""
 
 
 class _Bad(Exception):
@@ -57,7 +60,7 @@ class _Bad(Exception):
 def resolve_token(token: str) -> tuple[str, str]:
     """("space", name) or ("moon", moon) for a word; raises _Bad when unreadable or ambiguous."""
     raw = token.strip().strip(".,;")
-    key = re.sub(r"[\s\-_]", "", raw).upper()
+    key = _SEPARATORS.sub("", raw).upper()
     if key in _SPACE_KEYS:
         return "space", _SPACE_KEYS[key]
     low = key.lower()
@@ -81,7 +84,7 @@ def _step_for(token: str) -> list[str]:
 
 def parse_steps(text: str) -> list[list[str]]:
     """The steps written on one line (no ``if wasted``/``spend``); raises _Bad."""
-    text = re.sub(r"\b([A-Da-d])\s+(\d{1,2})\b", r"\1-\2", text)
+    text = _SPACED_NAME.sub(r"\1-\2", text)
     words = text.replace(",", " , ").split()
     if not words:
         return []
