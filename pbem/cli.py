@@ -401,7 +401,6 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
     import json
 
     from pbem.engine import GameFolder
-    from pbem.moderator.actions import status_lines
     from pbem.wording import named_outcome
 
     if not (Path(folder) / "save.json").exists():
@@ -424,7 +423,7 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
         "players": [{"name": p["card"]["name"], "status": p["status"]} for p in save.body["players"]],
         "outcome": named_outcome(save.body["outcome"], names),
         "written": save.body["written"],
-        "moderator": status_lines(Path(folder), int(_now().timestamp()), save.game),
+        "moderator": _moderator_lines(Path(folder), save.game),
         "missing_reports": missing_reports,
         "missing_files": missing_files,
         "press": _press_rules(Path(folder), save),
@@ -453,6 +452,22 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
             f"reports of turn {save.turn} are missing{whose} ({', '.join(missing_files)}): "
             "the moderator should run pbem publish"
         )
+
+
+STATUS_RECORD = ("moderator", "record.json")
+"""Where a moderated game keeps its record (pbem.moderator.record.record_path; a test keeps
+the two equal)."""
+
+
+def _moderator_lines(folder: Path, game: str) -> list[str]:
+    """The moderator's lines of ``pbem status`` (deadline, reminders, missed turns); none for
+    a game without a record, which the moderator never ran, whose modules are then not
+    even imported (start-up, issue 13)."""
+    if not folder.joinpath(*STATUS_RECORD).exists() and not folder.joinpath(*STATUS_RECORD).is_symlink():
+        return []
+    from pbem.moderator.actions import status_lines
+
+    return status_lines(folder, int(_now().timestamp()), game)
 
 
 def _press_rules(folder: Path, save: Any) -> Any:

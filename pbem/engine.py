@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem import canonical
 from pbem.errors import (
@@ -58,12 +58,14 @@ from pbem.integrity import (
     store_history,
 )
 from pbem.keys import Identity, PublicCard, check_player_name
-from pbem.orders import SignedOrders, archive_copy, open_orders, signature_failure
 from pbem.registry import get_game
 from pbem.replay import current_seed
 from pbem.replay import verify_replay as verify_replay  # re-exported: pbem verify, tests
 from pbem.rng import Rng, commitment
 from pbem.save import Save, Secret, encode_save, open_secret, read_save, seal_secret
+
+if TYPE_CHECKING:  # pbem.orders is imported where orders are read: `pbem status` starts without it
+    from pbem.orders import SignedOrders
 
 SAVE_NAME = "save.json"
 UNDONE_DIR = "undone"
@@ -487,6 +489,8 @@ class GameFolder:
 
         Raises FormatError, ForeignError, SignatureError, ReplayError as appropriate.
         """
+        from pbem.orders import open_orders, signature_failure
+
         save = loaded.save
         signed = open_orders(text, moderator, source)
         header = signed.header
@@ -578,6 +582,8 @@ class GameFolder:
             "source": Path(source).name,
         }
         archive = self.orders_dir(save.turn) / f"{name}.seq{header.seq}.txt"
+        from pbem.orders import archive_copy
+
         sealed = archive_copy(text, moderator, save.moderator, source)
         seq = dict(save.body["seq"])
         seq[name] = header.seq
