@@ -144,6 +144,7 @@ def test_arctic_pot_luck_draws_the_standard_count_from_all_cards_whatever_their_
 
 def test_unknown_infections_hide_tokens_from_everyone_but_their_carrier() -> None:
     s = new_game(4, **{"unknown-infections": True})
+    edit(s, lambda s: s["decks"].__setitem__("helipad", []))  # then nothing but the final choice
     s = _from(s, {"kind": "infection"})  # everyone on the Helipad exchanges tokens
     assert s["tokens"][0] == [1, 2, 3]
     assert GAME.observe(s, None).public["tokens"] is None
@@ -154,7 +155,9 @@ def test_unknown_infections_hide_tokens_from_everyone_but_their_carrier() -> Non
     other = {**s, "tokens": [[], [], [], []], "supply": [8, 8, 8, 8]}
     assert GAME.describe(GAME.observe(s, 2))[0] == GAME.describe(GAME.observe(other, 2))[0]
     assert GAME.describe(GAME.observe(s, 2))[1] != GAME.describe(GAME.observe(other, 2))[1]
-    plain = _from(new_game(4), {"kind": "infection"})
+    plain = new_game(4)
+    edit(plain, lambda s: s["decks"].__setitem__("helipad", []))
+    plain = _from(plain, {"kind": "infection"})
     assert GAME.observe(plain, 1).public["tokens"][0] == [1, 2, 3]
     assert GAME.describe(GAME.observe(plain, 2))[0] != GAME.describe(GAME.observe(new_game(4), 2))[0]
 
@@ -238,6 +241,7 @@ def test_petting_the_healthy_dog_heals_you_and_the_distressed_dog_bites() -> Non
 
 def test_players_beside_the_dog_exchange_tokens_with_it() -> None:
     s = _dog_game(loc_3="office", loc_4="office")
+    edit(s, lambda s: s["decks"].__setitem__("helipad", []))  # nothing after the phase but the end
     after = _from(s, {"kind": "infection"})
     assert DOG in after["tokens"][3] and 3 in after["tokens"][DOG]
     assert DOG not in after["tokens"][0] and after["supply"][DOG] == 7
@@ -474,21 +478,11 @@ def test_events_and_helipad_cards_are_nobodys_card_but_reactions_answer_them() -
     s = new_game(4)
     edit(s, _set(hands_1=["scalpel"], hands_2=["bandage"], leader=0))
     edit(s, _set(reactions_1=[{"card": "scalpel"}], reactions_2=[{"card": "bandage", "target": 1}]))
-    s = _from(s, {"kind": "escape"}, [])
-    s["decks"]["helipad"] = ["hunt-the-thing"]
-    edit(s, lambda s: None)
     base = {**s, "decks": {**s["decks"], "helipad": ["suspicion", "whiteout"]}}
-    asking = _from(base, {"kind": "escape"})
-    while asked(asking)[1] != "target":
-        seats, kind = asked(asking)
-        asking = _answer(
-            asking,
-            {
-                seats[0]: ["option 1"]
-                if kind == "option"
-                else GAME.default_orders(GAME.observe(asking, seats[0]))
-            },
-        )
+    asking = _from(base, {"kind": "escape"})  # Whiteout: the Leader chooses
+    assert asked(asking) == ((0,), "option")
+    asking = _answer(asking, {0: ["option 1"]})
+    assert asked(asking) == ((0,), "target")
     state = _answer(asking, {0: ["target player 2"]})
     assert "scalpel" in state["hands"][1], "no Interrupt answers a Helipad card: nobody to strike"
     assert state["health"][0] == "healthy"
