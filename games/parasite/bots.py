@@ -156,6 +156,8 @@ def _random_answer(f: Facts, view: View, rng: Rng, cards: CardSet) -> list[str]:
         return [f"option {rng.choice(q['choices'])}"]
     if kind == "token":
         tokens = priv.get("tokens", [])
+        if not tokens:  # Unknown Infections: asked even when carrying none
+            return ["return none"]
         return [f"return {', '.join(_p(t, f) for t in rng.sample(tokens, min(q['count'], len(tokens))))}"]
     if kind == "location":
         return [f"to {rng.choice(q['choices'])}"]

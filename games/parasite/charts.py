@@ -89,7 +89,8 @@ def _answer(orders: dict[str, Any], pub: dict[str, Any]) -> list[str]:
     if kind == "option":
         return [f"option {orders['option']}"]
     if kind == "token":
-        return [f"return {', '.join(_who(t, pub) for t in orders.get('tokens', ()))}"]
+        tokens = orders.get("tokens", ())
+        return [f"return {', '.join(_who(t, pub) for t in tokens)}" if tokens else "return none"]
     if kind == "location":
         return [f"to {orders['to']}"]
     if kind == "escape":

@@ -182,6 +182,8 @@ def _answer_form(view: View, f: Facts, cards: CardSet) -> list[str]:
         tokens = priv.get("tokens", [])
         lines.append(f"# Give back {q.get('count', 1)} token(s), one line, commas between; you carry:")
         lines += [f"#   return {_player(t, n)}" for t in tokens]
+        if len(tokens) <= q.get("count", 1):
+            lines.append("#   return none      (all you carry goes back; you may carry none)")
     elif kind == "location":
         lines.append("# Answer with one line, one of:")
         lines += [f"#   to {c}" for c in q.get("choices", [])]
@@ -298,7 +300,8 @@ def default_orders(view: View) -> list[str]:
     if kind == "option":
         return [f"option {q['choices'][0]}"]
     if kind == "token":
-        return [f"return {', '.join(_player(t, f.n) for t in private['tokens'][: q.get('count', 1)])}"]
+        tokens = private.get("tokens", [])[: q.get("count", 1)]
+        return [f"return {', '.join(_player(t, f.n) for t in tokens)}" if tokens else "return none"]
     if kind == "location":
         return [f"to {q['choices'][0]}"]
     if kind == "escape":

@@ -635,6 +635,11 @@ def _answer(c: _Checker, kind: str, lines: Sequence[OrderLine]) -> dict[str, Any
         elif kind == "token" and word == "return":
             tokens = priv.get("tokens", [])
             chosen_tokens = []
+            if [w.lower() for w in rest] == ["none"]:  # nothing to give back (Unknown Infections)
+                if len(tokens) > q.get("count", 1):
+                    c.illegal(line, f"name {q.get('count', 1)} of the tokens you carry")
+                out["tokens"] = []
+                continue
             for part in " ".join(rest).split(","):
                 seat = c.player(line, part)
                 if seat is not None and seat not in tokens:

@@ -213,25 +213,30 @@ def exchange(ctx: Ctx, a: int, b: int) -> None:
             s["tokens"][carrier].append(colour)
             s["supply"][colour] -= 1
             changed = True
-    if changed:
-        if s["opt"]["unknown-infections"]:
-            ctx.say(f"{ctx.name(a)} and {ctx.name(b)} exchange tokens in secret.")
+    if s["opt"]["unknown-infections"]:
+        # Announced whether or not a token changed hands: that depends on hidden tokens.
+        ctx.say(f"{ctx.name(a)} and {ctx.name(b)} exchange tokens in secret.")
+        if changed:
             ctx.say(f"You exchanged tokens with {ctx.name(b)}.", [a])
             ctx.say(f"You exchanged tokens with {ctx.name(a)}.", [b])
-        else:
-            ctx.say(f"{ctx.name(a)} and {ctx.name(b)} exchange tokens.")
+    elif changed:
+        ctx.say(f"{ctx.name(a)} and {ctx.name(b)} exchange tokens.")
 
 
 def drop_tokens(ctx: Ctx, seat: int, count: int, why: str) -> None:
-    """``seat`` gives back ``count`` tokens of other colours, chosen by them."""
+    """``seat`` gives back ``count`` tokens of other colours, chosen by them.  Under Unknown
+    Infections the tokens are hidden, so a player is asked whatever they carry (even none)
+    and the table only hears that tokens went back in secret."""
     s = ctx.s
     mine = s["tokens"][seat]
+    hidden = s["opt"]["unknown-infections"]
+    asked = count
     count = min(count, len(mine))
-    if count == 0:
+    if count == 0 and not hidden:
         return
     chosen: list[int] = []
-    if len(mine) > count and seat < ctx.n:
-        got = ctx.ask([seat], {"kind": "token", "for": why, "count": count}, {seat: {"tokens": list(mine)}})[
+    if seat < ctx.n and ctx.alive(seat) and (len(mine) > count or hidden):
+        got = ctx.ask([seat], {"kind": "token", "for": why, "count": asked}, {seat: {"tokens": list(mine)}})[
             seat
         ]
         chosen = [t for t in (got.get("tokens", ()) if isinstance(got, dict) else ()) if t in mine][:count]
@@ -243,7 +248,12 @@ def drop_tokens(ctx: Ctx, seat: int, count: int, why: str) -> None:
     for colour in chosen:
         mine.remove(colour)
         s["supply"][colour] += 1
-    ctx.say(f"{ctx.name(seat)} gives back {len(chosen)} token(s).")
+    if hidden:
+        ctx.say(f"{ctx.name(seat)} gives back tokens in secret.")
+        if seat < ctx.n:
+            ctx.say(f"You gave back {len(chosen)} token(s).", [seat])
+    else:
+        ctx.say(f"{ctx.name(seat)} gives back {len(chosen)} token(s).")
 
 
 def move(ctx: Ctx, seat: int, dest: str) -> None:

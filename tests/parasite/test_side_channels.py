@@ -280,27 +280,62 @@ def test_a_pair_in_hand_is_not_shown_by_who_is_asked() -> None:
     assert ((1,), "discard") in asked[0], "the player with two cards chooses which to discard"
 
 
-def test_tokens_under_unknown_infections_are_not_shown_by_events_or_questions() -> None:
-    """Unknown Infections: the tokens carried are hidden.  Two games that differ only in the
-    tokens one player carries have the same public events and the same players asked."""
-    base = rules.setup(5, {"unknown-infections": True, "characters": "seat-order"}, Rng(b"tok"))
+def _carrying(base: State, carried: dict[int, list[int]]) -> State:
+    """``base`` with the tokens of some seats replaced (the supply kept whole)."""
 
-    def carry(tokens: list[int]) -> State:
-        def change(s: State) -> None:
-            for colour in s["tokens"][2]:
+    def change(s: State) -> None:
+        for seat, tokens in carried.items():
+            for colour in s["tokens"][seat]:
                 s["supply"][colour] += 1
-            s["tokens"][2] = list(tokens)
+            s["tokens"][seat] = list(tokens)
             for colour in tokens:
                 s["supply"][colour] -= 1
 
-        return _both(base, change)
+    return _both(base, change)
 
-    twins = [carry([]), carry([0, 1, 3])]
+
+def _staying(state: State, seat: int, step: int, standing: bool) -> list[str]:
+    """Everyone stays where they are and answers with the form's defaults."""
+    return forms.default_orders(GAME.observe(state, seat))
+
+
+@pytest.mark.parametrize(
+    "carried",
+    [
+        {2: [0, 1, 3]},  # tokens one player carries
+        {0: [1], 1: [0]},  # two players who already carry each other's colour exchange nothing
+    ],
+)
+def test_tokens_under_unknown_infections_are_not_shown_by_exchanges(carried: dict[int, list[int]]) -> None:
+    """Unknown Infections: the tokens carried are hidden.  Two games that differ only in
+    tokens carried have the same public events (an exchange is announced whether or not a
+    token changed hands) and the same players asked."""
+    base = rules.setup(5, {"unknown-infections": True, "characters": "seat-order"}, Rng(b"tok"))
+    twins = [_carrying(base, {}), _carrying(base, carried)]
     assert canonical.dumps(GAME.observe(twins[0], None).public) == canonical.dumps(
         GAME.observe(twins[1], None).public
     )
-    steps = assert_twins_look_alike(twins[0], twins[1], 5, True)
-    assert steps > 10
+    assert assert_twins_look_alike(twins[0], twins[1], 5, True, driver=_staying) > 10
+
+
+def test_tokens_under_unknown_infections_are_not_shown_by_giving_them_back() -> None:
+    """Decontamination (everyone gives back a token of another colour) under Unknown
+    Infections: a player with two tokens, one with none, are asked alike and the events
+    say the same."""
+    base = rules.setup(5, {"unknown-infections": True, "characters": "seat-order"}, Rng(b"decon"))
+
+    def on_top(s: State) -> None:
+        deck = s["decks"]["helipad"]
+        if "decontamination" in deck:
+            deck.remove("decontamination")
+        else:
+            s["boxed"].remove("decontamination")
+            s["boxed"].append(deck.pop(0))
+        deck.append("decontamination")
+
+    base = _both(base, on_top)
+    twins = [_carrying(base, {0: [1, 2]}), _carrying(base, {})]
+    assert assert_twins_look_alike(twins[0], twins[1], 6, False, driver=_staying) > 10
 
 
 # ---- through the real pipeline ----------------------------------------------------------------
