@@ -272,8 +272,9 @@ def _prose_lines(lines: Sequence[str]) -> list[str]:
     """A report's text lines as signed: from "PBEM REPORT ...", normalised, no blank lines,
     the encrypted block left out (it has its own hash, private_sha256)."""
     kept, inside = [], False
-    for raw in lines:
-        line = _normal_line(raw)
+    # ASCII text (the usual report) needs no NFC: each line is only trimmed.
+    normal = [raw.strip() for raw in lines] if "".join(lines).isascii() else map(_normal_line, lines)
+    for line in normal:
         if line == AGE_BEGIN:
             inside = True
         elif line == AGE_END:

@@ -20,8 +20,16 @@ from pbem import canonical
 from pbem import reports as reports_module
 from pbem.game import Event, OrderLine, View
 from pbem.keys import Identity
+from pbem.orders import AGE_BEGIN, AGE_END
 from pbem.registry import game_names, get_game
-from pbem.reports import ReportContext, _normal_line, _signed_data, render_report, render_reports
+from pbem.reports import (
+    ReportContext,
+    _normal_line,
+    _signed_data,
+    prose_digest,
+    render_report,
+    render_reports,
+)
 from pbem.rng import Rng
 from pbem.wording import WIDTH, wrap_line, wrap_lines
 
@@ -184,3 +192,33 @@ def test_a_line_that_fits_is_only_trimmed() -> None:
     line = "x" * WIDTH + "   "
     assert wrap_lines([line, "  a b  "]) == ["x" * WIDTH, "  a b"]
     assert wrap_lines(["word " * 30]) == textwrap.wrap("word " * 30, WIDTH, subsequent_indent="  ")
+
+
+def _reference_digest(lines: list[str]) -> str:
+    """The word signature's digest as written before issue 13 (every line normalised)."""
+    kept, inside = [], False
+    for raw in lines:
+        line = unicodedata.normalize("NFC", raw.replace("\u00a0", " ").strip())
+        if line == AGE_BEGIN:
+            inside = True
+        elif line == AGE_END:
+            inside = False
+        elif line and not inside:
+            kept.append(line)
+    start = next(
+        (i for i, line in enumerate(kept) if line.startswith(("PBEM REPORT", "PBEM PUBLIC REPORT"))), 0
+    )
+    return hashlib.sha256(" ".join(" ".join(kept[start:]).split()).encode()).hexdigest()
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.lists(
+        st.text(max_size=30)
+        | st.text(alphabet=" abc\t", max_size=30)
+        | st.sampled_from([AGE_BEGIN, " " + AGE_END, "PBEM REPORT for x", "e\u0301 a\u00a0b"]),
+        max_size=12,
+    )
+)
+def test_the_word_digest_is_computed_as_before(lines: list[str]) -> None:
+    assert prose_digest(lines) == _reference_digest(lines)
