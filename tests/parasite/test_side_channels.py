@@ -320,8 +320,8 @@ def test_tokens_under_unknown_infections_are_not_shown_by_exchanges(carried: dic
 
 def test_tokens_under_unknown_infections_are_not_shown_by_giving_them_back() -> None:
     """Decontamination (everyone gives back a token of another colour) under Unknown
-    Infections: a player with two tokens, one with none, are asked alike and the events
-    say the same."""
+    Infections: a player alone in the Office with two tokens, or with none, is asked alike
+    and the events say the same."""
     base = rules.setup(5, {"unknown-infections": True, "characters": "seat-order"}, Rng(b"decon"))
 
     def on_top(s: State) -> None:
@@ -334,6 +334,7 @@ def test_tokens_under_unknown_infections_are_not_shown_by_giving_them_back() -> 
         deck.append("decontamination")
 
     base = _both(base, on_top)
+    base = _both(base, lambda s: s["loc"].__setitem__(0, "office"))  # alone: no exchange
     twins = [_carrying(base, {0: [1, 2]}), _carrying(base, {})]
     assert assert_twins_look_alike(twins[0], twins[1], 6, False, driver=_staying) > 10
 
