@@ -159,6 +159,12 @@ class Parasite:
 
         return charts.order_lines(self, view, orders)
 
+    def describe_private(self, view: View) -> str:
+        """The private text of :meth:`describe` alone (pbem renders the public text once a turn)."""
+        from . import report
+
+        return report.describe_private(view)
+
     def pictures(self, view: View) -> dict[str, str]:
         """The board as SVG (public facts only)."""
         from . import svg

@@ -340,7 +340,12 @@ def private_context(view: View) -> dict[str, Any]:
 def describe(view: View) -> tuple[str, str]:
     """(public text, private text) for a report; the private text is empty for the public view
     and for a seat with no private part (the Dog)."""
-    public = render("parasite/public.txt.j2", **public_context(view))
+    return render("parasite/public.txt.j2", **public_context(view)), describe_private(view)
+
+
+def describe_private(view: View) -> str:
+    """The private text of :func:`describe` alone (the public text depends on ``view.public``
+    only, so pbem renders it once a turn: :class:`pbem.game.DescribedOnce`)."""
     if view.seat is None or not view.private:
-        return public, ""
-    return public, render("parasite/private.txt.j2", **private_context(view))
+        return ""
+    return render("parasite/private.txt.j2", **private_context(view))

@@ -100,6 +100,7 @@ def test_bot_orders_written_back_validate_to_the_same_orders(
             orders[seat] = GAME.validate(view, [OrderLine(i + 1, t) for i, t in enumerate(text)])
             _round_trip(view, orders[seat])
             assert set(GAME.charts(view)) >= {HEALTH, HAND}
+            assert GAME.describe_private(view) == GAME.describe(view)[1], "the DescribedOnce hook"
         state = GAME.resolve(state, orders, Rng(f"r{seed}/{steps}".encode())).state
         steps += 1
     assert GAME.outcome(state) is not None
