@@ -147,20 +147,43 @@ def _scored(place: tuple[bool, float], spent: int) -> float:
 def _place_value(view: View, seat: int, where: str) -> tuple[bool, float]:
     """What :func:`_score` makes of ending a turn at ``where``, before the Psi spent: (riding,
     the coming award) or (not riding, the best discounted later chance)."""
-    public = view.public
-    last = public["last_gain"][seat]
-    after = moved(list(public["sats"]))
+    return _valued(_outlook(view, seat), where)
+
+
+Outlook = tuple[str | None, list[int], list[tuple[str, int, int]]]
+"""What a seat's places are valued against: its last gain, the satellites after this round,
+and each satellite's (moon, segment after this round, award the round after)."""
+
+
+def _outlook(view: View, seat: int) -> Outlook:
+    """The :data:`Outlook` of ``seat`` (the same for every place it might end its turn)."""
+    last = view.public["last_gain"][seat]
+    after = moved(list(view.public["sats"]))
+    later = moved(after)
+    chances = [
+        (moon, seg, award_for(later, moon, last)[0]) for moon, seg in zip(board.MOONS, after, strict=True)
+    ]
+    return last, after, chances
+
+
+def _valued(outlook: Outlook, where: str) -> tuple[bool, float]:
+    """:func:`_place_value` from the seat's outlook."""
+    last, after, chances = outlook
     if where in board.TRACK_BY_MOON:
         gain, _ = award_for(after, where, last)
         return True, gain
-    later = moved(after)
     best = 0.0
-    for moon, seg in zip(board.MOONS, after, strict=True):
-        gain, _ = award_for(later, moon, last)
+    for moon, seg, gain in chances:
         if gain:
-            near = min(_distances()[where].get(s, 99) for s in board.spaces_by_segment(moon, seg))
-            best = max(best, gain / (2.0 + near))
+            best = max(best, gain / (2.0 + _moves_to(where, moon, seg)))
     return False, best
+
+
+@cache
+def _moves_to(where: str, moon: str, seg: int) -> int:
+    """The fewest moves from ``where`` to a space bordering ``moon``'s segment ``seg`` (99:
+    none reachable); a fact of the board, worked out once."""
+    return min(_distances()[where].get(s, 99) for s in board.spaces_by_segment(moon, seg))
 
 
 def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
@@ -198,11 +221,12 @@ def _best_plans(view: View, start: Turn) -> tuple[float, list[Plan]]:
     sats = list(view.public["sats"])
     storms = view.public["storms"]
     places: dict[str, tuple[bool, float]] = {}  # one view, one seat: each place valued once
+    outlook = _outlook(view, start.seat)
 
     def _score(view: View, turn: Turn, spent: int) -> float:
         place = places.get(turn.where)
         if place is None:
-            place = places[turn.where] = _place_value(view, start.seat, turn.where)
+            place = places[turn.where] = _valued(outlook, turn.where)
         return _scored(place, spent)
 
     best: list[tuple[float, Plan]] = [(_score(view, start, 0), [])]
