@@ -125,20 +125,20 @@ def _turn_form(view: View, f: Facts, cards: CardSet) -> list[str]:
         give = f"give CARD to PLAYER ({', '.join(_player(p, n) for p in here)})" if here else ""
         lines.append(f"# {step}. Hand limit: you hold {len(f.hand)} cards; {limit} line(s), each one of")
         lines.append("#   discard CARD" + (f" | {give}" if give else ""))
+        lines.append("#   (keep the card you mean to play for your Action)")
         step += 1
     actions = _action_lines(view, f, cards, prefix)
     if actions:
-        lines.append(
-            f"# {step}. At most one Action (optional; a card you play stays out of the discards), one of:"
-        )
+        lines.append(f"# {step}. At most one Action (optional), one of:")
         lines += actions
     else:
         lines.append(f"# {step}. No Action is open to you now.")
     step += 1
     moves = [m for m in MOVES if m != f.loc[f.seat] and _ok(view, [*prefix, f"move {m}"])]
-    lines.append(f"# {step}. Movement (optional): stay, or move " + " | move ".join(moves))
-    lines.append("#   then you activate where you stand: Office, Storehouse or Laboratory:")
-    lines.append("#   draw 2, keep 1; Helipad: look at 2, leave 1 on top; Mission: nothing.")
+    lines.append(f"# {step}. Movement (optional): stay, or one of")
+    lines.append("#   " + " | ".join(f"move {m}" for m in moves))
+    lines.append("#   Then you activate where you stand: Office, Storehouse, Laboratory:")
+    lines.append("#   draw 2 keep 1; Helipad: look at 2, leave 1; Mission: nothing.")
     return lines
 
 
@@ -232,12 +232,15 @@ def _standing_form(view: View, f: Facts, cards: CardSet) -> list[str]:
     lines = ["# Standing orders (any file; kept until used or withdrawn):"]
     react = sorted({c for c in f.hand if cards.cards[c].icon in ("reaction", "interrupt")})
     if react:
-        lines.append("#   react CARD [on PLAYER] [if PLAYER or PLAYER]  -- your Reactions/Interrupts:")
+        lines.append("#   react CARD [on PLAYER] [if PLAYER...] [for PLAYER...]")
+        lines.append("#     (if: only against them; for: only to protect them)")
+        lines.append("#   your Reactions and Interrupts:")
         for cid in react:
             lines.append(f"#     react {cid}")
             lines.append(f"#       {card_line(cid, cards)}")
     else:
-        lines.append("#   react CARD [on PLAYER] [if PLAYER]  (no Reaction or Interrupt in your hand)")
+        lines.append("#   react CARD [on PLAYER] [if PLAYER...] [for PLAYER...]")
+        lines.append("#     (no Reaction or Interrupt in your hand)")
     mine = view.private.get("reactions") or []
     if mine:
         filed = ", ".join(str(r["card"]) for r in mine)
