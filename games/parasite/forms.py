@@ -30,14 +30,24 @@ def _ok(view: View, lines: Sequence[str]) -> bool:
     return True
 
 
-def _player(seat: int, n: int) -> str:
-    """A seat as an order line names it."""
-    return "dog" if seat == n else f"player {seat + 1}"
+def _player(seat: int, n: int, chars: Sequence[str]) -> str:
+    """A seat as an order line names it: its character (``medic``), or ``dog``; pbem never
+    rewrites a character, while it puts names in for "player N" in comments."""
+    if seat == n:
+        return "dog"
+    return chars[seat] if seat < len(chars) else f"player {seat + 1}"
+
+
+def _shown(seat: int, n: int, chars: Sequence[str]) -> str:
+    """A seat in a comment: the word to write, then whose it is (pbem puts the name in)."""
+    word = _player(seat, n, chars)
+    return word if seat == n or word.startswith("player") else f"{word} (player {seat + 1})"
 
 
 def _targets(view: View, prefix: Sequence[str], line: str, pool: Sequence[int], n: int) -> list[int]:
     """The seats of ``pool`` for which ``line + " on <seat>"`` is a legal order now."""
-    return [p for p in pool if _ok(view, [*prefix, f"{line} on {_player(p, n)}", "stay"])]
+    chars = view.public["chars"]
+    return [p for p in pool if _ok(view, [*prefix, f"{line} on {_player(p, n, chars)}", "stay"])]
 
 
 def _limit_keeping(hand: Sequence[str], count: int, keep: str) -> list[str]:
@@ -50,6 +60,7 @@ def _limit_keeping(hand: Sequence[str], count: int, keep: str) -> list[str]:
 def _action_lines(view: View, f: Facts, cards: CardSet, limit: Sequence[str]) -> list[str]:
     """The Actions open to the seat after hand-limit lines (``limit``, or for a card to play,
     discards of other cards), each with its text."""
+    chars = view.public["chars"]
     n = f.n
     out: list[str] = []
     candidates: list[tuple[str, str, str, str | None]] = []
@@ -84,7 +95,7 @@ def _action_lines(view: View, f: Facts, cards: CardSet, limit: Sequence[str]) ->
             ok = _targets(view, prefix, line, pool, n)
             if not ok:
                 continue
-            shown = f"{line} on PLAYER ({', '.join(_player(p, n) for p in ok)})"
+            shown = f"{line} on PLAYER: {', '.join(_shown(p, n, chars) for p in ok)}"
         else:
             if not _ok(view, [*prefix, line, "stay"]):
                 continue
@@ -99,9 +110,9 @@ def _action_lines(view: View, f: Facts, cards: CardSet, limit: Sequence[str]) ->
         out.append(f"#       {text}")
     prefix = list(limit)
     here = [p for p in f.here() if p < n]
-    distress = [p for p in here if _ok(view, [*prefix, f"distress {_player(p, n)}", "stay"])]
+    distress = [p for p in here if _ok(view, [*prefix, f"distress {_player(p, n, chars)}", "stay"])]
     if distress:
-        out.append(f"#   distress PLAYER ({', '.join(_player(p, n) for p in distress)})")
+        out.append(f"#   distress PLAYER: {', '.join(_shown(p, n, chars) for p in distress)}")
         out.append("#       make another player in your Location Distressed (a Distressed one dies)")
     if _ok(view, [*prefix, "pet dog", "stay"]):
         out.append("#   pet dog")
@@ -110,6 +121,7 @@ def _action_lines(view: View, f: Facts, cards: CardSet, limit: Sequence[str]) ->
 
 
 def _turn_form(view: View, f: Facts, cards: CardSet) -> list[str]:
+    chars = view.public["chars"]
     n = f.n
     lines: list[str] = []
     limit = max(0, len(f.hand) - 3)
@@ -122,7 +134,7 @@ def _turn_form(view: View, f: Facts, cards: CardSet) -> list[str]:
     step = 1
     if limit:
         here = [p for p in f.here() if p < n]
-        give = f"give CARD to PLAYER ({', '.join(_player(p, n) for p in here)})" if here else ""
+        give = f"give CARD to PLAYER: {', '.join(_shown(p, n, chars) for p in here)}" if here else ""
         lines.append(f"# {step}. Hand limit: you hold {len(f.hand)} cards; {limit} line(s), each one of")
         lines.append("#   discard CARD" + (f" | {give}" if give else ""))
         lines.append("#   (keep the card you mean to play for your Action)")
@@ -144,6 +156,7 @@ def _turn_form(view: View, f: Facts, cards: CardSet) -> list[str]:
 
 def _answer_form(view: View, f: Facts, cards: CardSet) -> list[str]:
     """The lines that answer a question other than a Turn: every legal answer, listed."""
+    chars = view.public["chars"]
     q = f.ask or {}
     kind = q.get("kind")
     priv = f.private_ask
@@ -174,14 +187,14 @@ def _answer_form(view: View, f: Facts, cards: CardSet) -> list[str]:
         lines += [f"#   first {c}" for c in dict.fromkeys(pool)]
     elif kind == "target":
         lines.append("# Answer with one line, one of:")
-        lines += [f"#   target {_player(p, n)}" for p in q.get("choices", [])]
+        lines += [f"#   target {_shown(p, n, chars)}" for p in q.get("choices", [])]
     elif kind == "option":
         lines.append("# Answer with one line, one of (the options in the order the card gives them):")
         lines += [f"#   option {k}" for k in q.get("choices", [])]
     elif kind == "token":
         tokens = priv.get("tokens", [])
         lines.append(f"# Give back {q.get('count', 1)} token(s), one line, commas between; you carry:")
-        lines += [f"#   return {_player(t, n)}" for t in tokens]
+        lines += [f"#   return {_shown(t, n, chars)}" for t in tokens]
         if len(tokens) <= q.get("count", 1):
             lines.append("#   return none      (all you carry goes back; you may carry none)")
     elif kind == "location":
@@ -282,6 +295,7 @@ def order_form(view: View) -> list[str]:
 def default_orders(view: View) -> list[str]:
     """Orders for a silent seat: the hand limit by discards, no Action, stay, the first
     choice of any question, Stay behind at the end, pass in a reaction window."""
+    chars = view.public["chars"]
     f = facts(view)
     q = f.ask
     if q is None:
@@ -299,12 +313,12 @@ def default_orders(view: View) -> list[str]:
     if kind == "first":
         return [f"first {private['cards'][0]}"]
     if kind == "target":
-        return [f"target {_player(q['choices'][0], f.n)}"]
+        return [f"target {_player(q['choices'][0], f.n, chars)}"]
     if kind == "option":
         return [f"option {q['choices'][0]}"]
     if kind == "token":
         tokens = private.get("tokens", [])[: q.get("count", 1)]
-        return [f"return {', '.join(_player(t, f.n) for t in tokens)}" if tokens else "return none"]
+        return [f"return {', '.join(_player(t, f.n, chars) for t in tokens)}" if tokens else "return none"]
     if kind == "location":
         return [f"to {q['choices'][0]}"]
     if kind == "escape":

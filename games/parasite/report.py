@@ -182,7 +182,7 @@ def _seat_lines(pub: Mapping[str, Any], seat: int, cards: CardSet, colours: Sequ
     if marks:
         head += " [" + ", ".join(marks) + "]"
     lines = [head]
-    if seat < n and not over:
+    if seat < n and not over and pub["health"][seat] != "dead":
         lines.append(f"    {pub['hand_sizes'][seat]} hand card(s)")
     items = pub["items"][seat]
     if items:
