@@ -258,7 +258,7 @@ def test_pbem_check_passes_on_a_filled_form(tmp_path: Path, monkeypatch: pytest.
     run_demo("parasite", 4, 21, out, ["random"], {})
     env = {"PBEM_HOME": str(tmp_path / "home")}
     runner = CliRunner()
-    checked = 0
+    checked = filled = 0
     for turn_dir in sorted((out / "game" / "reports").iterdir())[:10]:
         for key in sorted((out / "keys").glob("*.key")):
             path = turn_dir / f"{key.stem}.txt"
@@ -274,4 +274,17 @@ def test_pbem_check_passes_on_a_filled_form(tmp_path: Path, monkeypatch: pytest.
             )
             assert done.exit_code == 0, done.output + form.read_text(encoding="utf-8")
             checked += 1
-    assert checked >= 5
+            text = form.read_text(encoding="utf-8")
+            action = re.search(
+                r"^#   ((?:play|use) \S+|ability|reveal|distress)(?: on)?(?: PLAYER: (\S+))?", text, re.M
+            )
+            if action and text.rstrip().endswith("\nstay") and "Hand limit" not in text:
+                order = action.group(1) + (f" on {action.group(2)}" if action.group(2) else "")
+                order = order.replace("distress on ", "distress ")
+                form.write_text(text.rstrip()[: -len("stay")] + f"{order}\nmove office\n", encoding="utf-8")
+                done = runner.invoke(
+                    main, ["check", str(form), "--key", str(key), "--report", str(path)], env=env
+                )
+                assert done.exit_code == 0, done.output + form.read_text(encoding="utf-8")
+                filled += 1
+    assert checked >= 5 and filled >= 1
