@@ -116,6 +116,8 @@ def _legend_line(pub: dict[str, Any], seat: int, cards: CardSet) -> str:
             + ("on the Mission" if loc == "mission" else loc.capitalize())
         )
     text = f"{_name(seat, n, cards)}: {role}; {where}"
+    if seat in pub.get("escaped", ()):
+        text += "; Escaped"
     revealed = pub["revealed"][seat]
     if pub["over"] and "infection" in pub:
         held = max(pub["infection"][seat], key=lambda c: cards.infections[c].priority)
