@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -34,6 +35,9 @@ from pbem.reports import ReportContext, parse_report, private_plaintext
 from pbem.rng import Rng
 from pbem_games.parasite import GAME, forms, rules
 from pbem_games.parasite.cards import load_cards
+
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # test_sizes, test_leaks
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 State = dict[str, Any]
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -364,16 +368,11 @@ def _status(folder: Path, home: Path) -> str:
     return result.output
 
 
-def test_twin_folders_look_the_same_to_an_outsider(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
-) -> None:
+def test_twin_folders_look_the_same_to_an_outsider(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two game folders, one with two players' Infection cards swapped: after every turn,
     the same players are awaited, ``pbem status`` prints the same, the same files exist with
     the same outsider byte counts (every age block's plaintext length), and the public
     report and board picture are byte for byte the same; until the final reveal."""
-    import sys
-
-    sys.path.insert(0, str(Path(request.config.rootpath) / "tests"))
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     monkeypatch.setattr("os.fsync", lambda fd: None)  # durability is not what this checks
     moderator = Identity.generate("moderator")
