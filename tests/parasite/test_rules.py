@@ -562,3 +562,11 @@ def test_reveal_and_ability_name_their_target_in_the_turn_file() -> None:
     medic = _from(medic, {"kind": "turn", "seat": 1})
     orders = GAME.validate(GAME.observe(medic, 1), lines(["ability on player 1", "stay"]))
     assert orders["actions"] == [{"type": "ability", "target": 0}]
+
+
+def test_under_untidy_a_card_is_discarded_to_the_pile_of_its_own_deck() -> None:
+    s = new_game(4, untidy=True)
+    edit(s, lambda s: s["decks"].__setitem__("office", ["pep-talk", "crowbar", "stitches"]))
+    result = file(s, {0: ["move office"]})
+    state = _answer(result.state, {0: ["keep stitches"]})
+    assert "crowbar" in state["discards"]["storehouse"] and "crowbar" not in state["discards"]["office"]
