@@ -1,8 +1,9 @@
 """A whole game of Parasite by mail, through real servers (aiosmtpd for SMTP, Dovecot for
 IMAP), as Symbiote's in test_judge.py: the judge mails each report, four players read it
-with their mail client, answer with the greedy bot's orders written on the form
-(a reply quoting the report, a signed file attached, or the whole way through the pbem
-command line), and the judge reads their mails, until the helicopter leaves.
+with their mail client, answer with the greedy bot's orders written on the form (a
+reply quoting the report, a clear signed block pasted, or, one turn in four, the whole way
+through the pbem command line with the sealed file attached), and the judge reads their
+mails, until the helicopter leaves.
 
 Parasite's hidden roles travel by mail too: every mail a player receives is checked to hold
 no other player's Infection card in plain text, and the final report names every one.
