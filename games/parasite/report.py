@@ -239,6 +239,8 @@ def reaction_text(entry: Mapping[str, Any], n: int) -> str:
         text += " on " + ("dog" if target == n else f"player {target + 1}")
     if entry.get("from"):
         text += " if " + " or ".join(f"player {s + 1}" for s in entry["from"])
+    if entry.get("for"):
+        text += " for " + " or ".join("dog" if s == n else f"player {s + 1}" for s in entry["for"])
     return text
 
 

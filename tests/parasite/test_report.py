@@ -174,7 +174,7 @@ def test_the_private_part_shows_what_only_its_reader_knows() -> None:
     state = rules.setup(4, {"characters": "seat-order"}, Rng(b"private"))
     state["hands"][0] = ["scalpel", "pep-talk"]
     state["tests"][0] = {"2": "parasite"}
-    state["reactions"][0] = [{"card": "scalpel", "from": [1]}]
+    state["reactions"][0] = [{"card": "scalpel", "from": [1]}, {"card": "ice-pick", "for": [2, 3]}]
     state["notes"][0].append("Round 1: player 2 gave Pep Talk to player 1.")
     text = _people(GAME.describe(GAME.observe(state, 0))[1], 4)
     cards = load_cards()
@@ -184,7 +184,9 @@ def test_the_private_part_shows_what_only_its_reader_knows() -> None:
     assert "Scalpel [scalpel], Interrupt: Play when another player's Action" in text
     assert "Pep Talk [pep-talk], Action" in text
     assert re.search(r"Test Results you saw: carol\w* is Parasite", text)
-    assert re.search(r"Your standing reactions: react scalpel if\s+bob", text)
+    assert re.search(
+        r"Your standing reactions: react scalpel if\s+bob\w*; react ice-pick for\s+carol\w* or\s+dave", text
+    )
     assert re.search(r"bob\w* gave Pep Talk to\s+alice", text)
     other = _people(GAME.describe(GAME.observe(state, 1))[1], 4)
     assert "Test Results you saw" not in other and "react scalpel" not in other
