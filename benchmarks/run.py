@@ -7,8 +7,8 @@ ratios stay meaningful on a noisy machine:
    save; advance: resolve, save, render and encrypt five reports, sign) against the raw cost
    of the crypto that turn needs (the same age and Ed25519 operations on data of the same
    size, nothing else), on disk and on tmpfs;
-2. engine-only games per second for every installed game (setup, random bots, validate,
-   resolve; no files, no crypto);
+2. engine-only games per second for every installed game, random bots and greedy bots
+   (setup, bots, validate, resolve; no files, no crypto);
 3. a whole ``pbem demo`` game's wall time;
 4. start-up of ``pbem --help``, ``pbem status GAME`` and ``pbem read REPORT`` against bare
    ``python -c "import click"``;
@@ -17,6 +17,13 @@ ratios stay meaningful on a noisy machine:
    8 worker processes (each on a copy of the same games), one on tmpfs, and a pass when
    nothing changed;
 7. issue 13's table: each row, its target and what this run measured.
+
+Last full run quoted in README's Measured section (2026-11-23, 2-core machine shared with
+other work): turn 2.7x its crypto floor on tmpfs and 6.4x on disk; engine-only Symbiote
+823 (943 in a second run), Jovian Syzygy 40 random / 50 greedy; start-up 1.9x for status
+and read; moderator on disk 34 games/s (one worker) to 67 (eight); idle pass 0.08 s.
+Where the time goes is in README and docs/scaling.md.  On this machine a run varies by 15%
+or more: compare ratios within one run, not numbers across runs.
 """
 
 from __future__ import annotations
