@@ -159,6 +159,13 @@ class Parasite:
 
         return charts.order_lines(self, view, orders)
 
+    def press_phase(self, view: View) -> tuple[str, str] | None:
+        """The press phase of a public view (pbem.press): turn, reaction-window, infection,
+        escape-phase or end; Parasite narrows nothing itself (games/parasite/press.py)."""
+        from . import press
+
+        return press.press_phase(self, view)
+
     def describe_private(self, view: View) -> str:
         """The private text of :meth:`describe` alone (pbem renders the public text once a turn)."""
         from . import report
