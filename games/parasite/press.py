@@ -44,4 +44,5 @@ def press_phase(game: object, view: View) -> tuple[str, str] | None:
         return ("reaction-window", "full")
     if kind in ("escape", "dog-escape"):
         return ("end", "full")
-    return (_OF_PROCEDURE.get((pub.get("proc") or {}).get("kind"), "turn"), "full")
+    procedure = str((pub.get("proc") or {}).get("kind"))
+    return (_OF_PROCEDURE.get(procedure, "turn"), "full")
