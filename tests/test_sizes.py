@@ -187,7 +187,8 @@ def _twin_seeds(game: Game, players: int, options: dict[str, Any], budget: int =
         return same_but_seed
     pytest.skip(
         f"{game.info.name}: no two of {budget} set-ups share a public view "
-        "(its set-up shows everything; the whole-game size test still covers it)"
+        "(something random is public at every set-up: dealt characters, corners; the whole-game "
+        "size test still covers it, and Parasite's twins in tests/parasite/test_side_channels.py)"
     )
 
 
