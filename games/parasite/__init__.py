@@ -80,7 +80,7 @@ INFO = GameInfo(
         ),
     ),
     docs="games/parasite/README.md",
-    padding=Padding(report=8192, secret=65536, secret_per_turn=4096),
+    padding=Padding(report=8192, secret=16384, secret_per_turn=1024),
 )
 
 
