@@ -144,8 +144,12 @@ def give(ctx: Ctx, me: int, seat: int, count: int, play: Play) -> None:
     count = min(count, len(hand))
     if count == 0:
         return
+    # Whether to ask depends only on the order and the hand size (public), never on whether a
+    # card named with "with" is still in the hand: it may have left it unseen (a theft), and a
+    # question asked then would tell the table.  A named card no longer held is replaced by
+    # the first card of the hand.
     named = [c for c in play.cards if c in hand][:count]
-    if len(named) < count and len(hand) > count:  # not len(set(hand)): a pair is hidden
+    if len(play.cards) < count and len(hand) > count:  # not len(set(hand)): a pair is hidden
         got = ctx.ask([me], {"kind": "give", "for": play.name, "count": count}, {me: {"hand": list(hand)}})[
             me
         ]

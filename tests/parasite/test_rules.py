@@ -570,3 +570,28 @@ def test_under_untidy_a_card_is_discarded_to_the_pile_of_its_own_deck() -> None:
     result = file(s, {0: ["move office"]})
     state = _answer(result.state, {0: ["keep stitches"]})
     assert "crowbar" in state["discards"]["storehouse"] and "crowbar" not in state["discards"]["office"]
+
+
+def test_whether_a_gift_is_asked_never_depends_on_a_card_that_left_the_hand_unseen() -> None:
+    """A card named with "with" may have been stolen before the give (unseen by the table):
+    asking the giver only then would tell everyone.  The question depends on the order and the
+    public hand size alone; a named card no longer held is replaced by the first in the hand."""
+    from pbem_games.parasite.cards import load_cards
+    from pbem_games.parasite.context import Ctx, Play
+    from pbem_games.parasite.verbs import give
+
+    cards = load_cards()
+    ids = sorted(cards.decks["office"])[:3]
+
+    def gift(hand: list[str], named: tuple[str, ...]) -> tuple[list[str], list[str]]:
+        state = new_game(4)
+        state["hands"][0] = list(hand)
+        state["hands"][1] = []
+        give(Ctx(state, cards, [], Rng(b"g")), 0, 1, 1, Play(me=0, chooser=0, name="Gift", cards=named))
+        return state["hands"][0], state["hands"][1]
+
+    # The named card is still held: it is the one given, and nobody is asked.
+    assert gift(ids, (ids[1],)) == ([ids[0], ids[2]], [ids[1]])
+    # The named card left the hand unseen: still nobody is asked (no Need raised), a card goes.
+    kept, got = gift(ids, ("stolen-card",))
+    assert got == [ids[0]] and kept == ids[1:]
