@@ -49,6 +49,7 @@ from pbem.transit import (
     WHAT_TO_DO,
     Damage,
     age_header_damage,
+    age_plaintext_length,
     armour_damage,
     decode_armour,
     long_line,
@@ -336,17 +337,10 @@ def is_sealed(text: str) -> bool:
 
 def _sealed_length(text: str) -> int | None:
     """The plaintext length of the one age block of a sealed file, read from its armour
-    alone (the header ends at the ``---`` line; the payload is a 16-byte nonce then chunks
-    of up to 64 KiB, each with a 16-byte tag), or None if the armour cannot be read."""
-    body = "".join(line.strip() for line in _lines(text) if line.strip() and not line.startswith("-----"))
-    try:
-        raw = base64.b64decode(body, validate=True)
-        header_end = raw.index(b"\n", raw.index(b"\n--- ") + 1) + 1
-    except ValueError:
-        return None
-    payload = len(raw) - header_end - 16
-    chunks = max(1, -(-payload // (64 * 1024 + 16)))
-    return payload - 16 * chunks
+    alone, or None if the armour cannot be read."""
+    return age_plaintext_length(
+        [line.strip() for line in _lines(text) if line.strip() and not line.startswith("-----")]
+    )
 
 
 def archive_copy(text: str, identity: Identity, moderator: PublicCard, source: str) -> str:

@@ -175,3 +175,18 @@ def long_line(lines: Sequence[tuple[int, str]], limit: int) -> Damage | None:
                 f"line {number} is {len(text)} characters; pbem writes at most {limit}, so lines were joined",
             )
     return None
+
+
+def age_plaintext_length(armour: Sequence[str]) -> int | None:
+    """The plaintext length of one age file from its armour lines alone, no key needed (the
+    header ends at the ``---`` line; the payload is a 16-byte nonce, then chunks of up to 64
+    KiB each with a 16-byte tag), or None when the armour cannot be read.  What an outsider
+    learns of a sealed file's size, so padding is checked against it."""
+    try:
+        raw = base64.b64decode("".join(armour), validate=True)
+        header_end = raw.index(b"\n", raw.index(b"\n--- ") + 1) + 1
+    except ValueError:
+        return None
+    payload = len(raw) - header_end - 16
+    chunks = max(1, -(-payload // (64 * 1024 + 16)))
+    return payload - 16 * chunks

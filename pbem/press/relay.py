@@ -49,9 +49,9 @@ from pbem.press.sealed import (
     armour_lines,
     normal_armour,
     open_block,
-    plaintext_length,
     stanzas,
 )
+from pbem.transit import age_plaintext_length
 
 if TYPE_CHECKING:
     from pbem.engine import GameFolder
@@ -204,7 +204,7 @@ def relay(folder: GameFolder, identity: Identity, plain: str, label: str, receiv
             f"{label}: the letter is not the one the envelope was signed for", "write it again with pbem say"
         )
     lines = armour_lines(armour)
-    length = None if lines is None else plaintext_length(lines)
+    length = None if lines is None else age_plaintext_length(lines)
     if lines is None or length is None:
         raise FormatError(f"{label}: the letter is not a readable age file")
     if length != LETTER_SIZE:

@@ -70,20 +70,6 @@ def armour_lines(text: str) -> list[str] | None:
     return rewrapped(body) if damage is not None else [t for _, t in body]
 
 
-def plaintext_length(lines: list[str]) -> int | None:
-    """The plaintext length of an age file from its armour alone (the header ends at the
-    ``---`` line; the payload is a 16-byte nonce, then chunks of up to 64 KiB each with a
-    16-byte tag), or None when the armour cannot be read."""
-    try:
-        raw = base64.b64decode("".join(lines), validate=True)
-        header_end = raw.index(b"\n", raw.index(b"\n--- ") + 1) + 1
-    except ValueError:
-        return None
-    payload = len(raw) - header_end - 16
-    chunks = max(1, -(-payload // (64 * 1024 + 16)))
-    return payload - 16 * chunks
-
-
 def stanzas(lines: list[str]) -> list[str]:
     """The recipient stanza types of an age file (``X25519``, or a grease type), in order."""
     try:

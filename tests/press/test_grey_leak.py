@@ -18,8 +18,9 @@ from pbem.keys import Identity
 from pbem.moderator.core import Moderator
 from pbem.press import text as block
 from pbem.press.relay import open_press
-from pbem.press.sealed import LETTER_SIZE, RELAY_SIZE, armour_lines, open_block, plaintext_length, stanzas
+from pbem.press.sealed import LETTER_SIZE, RELAY_SIZE, armour_lines, open_block, stanzas
 from pbem.timing import FixedClock
+from pbem.transit import age_plaintext_length as plaintext_length
 
 from .conftest import PLAYERS, new_table
 
