@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from pbem.game import OrderLine
+from pbem.game import bot_orders
 from pbem.rng import Rng
 from pbem_games.parasite import GAME
 
@@ -19,11 +19,7 @@ def play(seed: int, players: int, bot: str, options: dict[str, object]) -> int:
     state = GAME.setup(players, options, Rng(f"s{seed}".encode()))
     steps = 0
     while GAME.outcome(state) is None:
-        orders = {}
-        for seat in GAME.to_act(state):
-            view = GAME.observe(state, seat)
-            lines = GAME.bots[bot](GAME, view, Rng(f"b{seed}/{steps}/{seat}".encode()))
-            orders[seat] = GAME.validate(view, [OrderLine(i + 1, t) for i, t in enumerate(lines)])
+        orders = bot_orders(GAME, state, bot, lambda seat, step=steps: Rng(f"b{seed}/{step}/{seat}".encode()))
         state = GAME.resolve(state, orders, Rng(f"r{seed}/{steps}".encode())).state
         steps += 1
     return steps

@@ -13,7 +13,7 @@ import argparse
 import re
 from collections import Counter, defaultdict
 
-from pbem.game import OrderLine
+from pbem.game import bot_orders
 from pbem.rng import Rng
 from pbem_games.parasite import GAME
 from pbem_games.parasite.cards import load_cards
@@ -27,11 +27,7 @@ def play(seed: int, players: int, bot: str, options: dict[str, object]) -> tuple
     events: list[str] = []
     steps = 0
     while GAME.outcome(state) is None:
-        orders = {}
-        for seat in GAME.to_act(state):
-            view = GAME.observe(state, seat)
-            lines = GAME.bots[bot](GAME, view, Rng(f"b{seed}/{steps}/{seat}".encode()))
-            orders[seat] = GAME.validate(view, [OrderLine(i + 1, t) for i, t in enumerate(lines)])
+        orders = bot_orders(GAME, state, bot, lambda seat, step=steps: Rng(f"b{seed}/{step}/{seat}".encode()))
         result = GAME.resolve(state, orders, Rng(f"r{seed}/{steps}".encode()))
         events += [e.text for e in result.events if e.to is None]
         state = result.state

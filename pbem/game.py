@@ -294,3 +294,16 @@ class DescribedOnce(Protocol):
     def describe_private(self, view: View) -> str:
         """The private text of ``view`` (a player's view), exactly ``describe(view)[1]``."""
         ...
+
+
+def bot_orders(game: Game, state: State, bot: str, rng_for: Callable[[int], Rng]) -> dict[int, JSON]:
+    """The validated orders of every seat in ``game.to_act(state)``, each written by the
+    ``bot`` from that seat's own view as a person's would be, with ``rng_for(seat)``: one
+    engine-only step for benchmarks and property tests.  Raises OrderErrors if a bot writes
+    a file its game refuses (a bug in the bot)."""
+    orders: dict[int, JSON] = {}
+    for seat in game.to_act(state):
+        view = game.observe(state, seat)
+        lines = game.bots[bot](game, view, rng_for(seat))
+        orders[seat] = game.validate(view, [OrderLine(i + 1, text) for i, text in enumerate(lines)])
+    return orders

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import OrderLine
+from pbem.game import bot_orders
 from pbem.press.rules import game_phase, parse_pairs
 from pbem.rng import Rng
 from pbem_games.parasite import GAME
@@ -22,11 +22,9 @@ def _phases_of_a_game(options: dict[str, Any], seed: int) -> list[tuple[str, str
         # Only public facts decide the phase: every seat's view gives the same answer.
         assert all(game_phase(GAME, GAME.observe(state, s)) == phase for s in GAME.to_act(state))
         seen.append(phase)
-        orders = {}
-        for seat in GAME.to_act(state):
-            view = GAME.observe(state, seat)
-            lines = GAME.bots["random"](GAME, view, Rng(f"b{seed}/{steps}/{seat}".encode()))
-            orders[seat] = GAME.validate(view, [OrderLine(i + 1, t) for i, t in enumerate(lines)])
+        orders = bot_orders(
+            GAME, state, "random", lambda seat, step=steps: Rng(f"b{seed}/{step}/{seat}".encode())
+        )
         state = GAME.resolve(state, orders, Rng(f"r{seed}/{steps}".encode())).state
         steps += 1
     seen.append(game_phase(GAME, GAME.observe(state, None)))

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.canonical import dumps, loads
-from pbem.game import OrderLine
+from pbem.game import bot_orders
 from pbem.rng import Rng
 from pbem_games.parasite import GAME
 from pbem_games.parasite.cards import load_cards
@@ -74,11 +74,7 @@ def test_bot_games_conserve_everything_and_end(
     while GAME.outcome(state) is None:
         _check(state, infections)
         assert steps < 2000, "the game ends"
-        orders = {}
-        for seat in GAME.to_act(state):
-            view = GAME.observe(state, seat)
-            lines = GAME.bots[bot](GAME, view, Rng(f"b{seed}/{steps}/{seat}".encode()))
-            orders[seat] = GAME.validate(view, [OrderLine(i + 1, t) for i, t in enumerate(lines)])
+        orders = bot_orders(GAME, state, bot, lambda seat, step=steps: Rng(f"b{seed}/{step}/{seat}".encode()))
         state = GAME.resolve(state, orders, Rng(f"r{seed}/{steps}".encode())).state
         steps += 1
     _check(state, infections)
