@@ -194,3 +194,38 @@ def start_imap(users: dict[str, str]) -> ImapServer:
         process.kill()
         raise RuntimeError("dovecot did not start listening")
     return ImapServer(port=port, base=base, users=users, process=process)
+
+
+MODERATOR_TOML = """
+[moderator]
+settle = 0
+
+[mail]
+address = "judge@example.org"
+name = "pbem test judge"
+processed_folder = "processed"
+
+[mail.imap]
+host = "127.0.0.1"
+port = {imap}
+security = "none"
+user = "judge"
+password_env = "PBEM_TEST_IMAP_PW"
+
+[mail.smtp]
+host = "127.0.0.1"
+port = {smtp}
+security = "none"
+user = "judge"
+password_env = "PBEM_TEST_SMTP_PW"
+"""
+
+
+def write_mail_config(root: Path, names: tuple[str, ...], imap: ImapServer, smtp: SmtpServer) -> None:
+    """The moderator root's mail settings for these servers (settle 0), and each player's
+    address (``NAME@example.org``) in ``root/game/moderator.toml``."""
+    (root / "moderator.toml").write_text(
+        MODERATOR_TOML.format(imap=imap.port, smtp=smtp.port), encoding="utf-8"
+    )
+    players = "\n".join(f'[players.{n}]\nemail = "{n}@example.org"\n' for n in names)
+    (root / "game" / "moderator.toml").write_text(players, encoding="utf-8")

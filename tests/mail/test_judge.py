@@ -30,7 +30,7 @@ from pbem.reports import parse_report
 from pbem.rng import Rng
 from pbem.timing import FixedClock
 
-from .mailservers import ImapServer, SmtpServer
+from .mailservers import ImapServer, SmtpServer, write_mail_config
 
 pytestmark = pytest.mark.mail
 
@@ -126,34 +126,7 @@ def _root(tmp_path: Path, smtp: SmtpServer, imap: ImapServer, keys: dict[str, Id
         now=datetime.fromtimestamp(T0, UTC),
         home=tmp_path / "create-home",
     )
-    (root / "moderator.toml").write_text(
-        f"""
-[moderator]
-settle = 0
-
-[mail]
-address = "judge@example.org"
-name = "pbem test judge"
-processed_folder = "processed"
-
-[mail.imap]
-host = "127.0.0.1"
-port = {imap.port}
-security = "none"
-user = "judge"
-password_env = "PBEM_TEST_IMAP_PW"
-
-[mail.smtp]
-host = "127.0.0.1"
-port = {smtp.port}
-security = "none"
-user = "judge"
-password_env = "PBEM_TEST_SMTP_PW"
-""",
-        encoding="utf-8",
-    )
-    players = "\n".join(f'[players.{n}]\nemail = "{n}@example.org"\n' for n in NAMES)
-    (root / "game" / "moderator.toml").write_text(players, encoding="utf-8")
+    write_mail_config(root, NAMES, imap, smtp)
     return root
 
 

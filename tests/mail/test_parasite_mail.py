@@ -20,7 +20,7 @@ from pbem.engine import GameFolder
 from pbem.keys import Identity
 from pbem.reports import parse_report
 
-from .mailservers import ImapServer, SmtpServer
+from .mailservers import ImapServer, SmtpServer, write_mail_config
 from .test_judge import T0, MailPlayer, _judge, _orders_mail, _report_of, post_office  # noqa: F401
 
 pytestmark = pytest.mark.mail
@@ -48,34 +48,7 @@ def _root(tmp_path: Path, smtp: SmtpServer, imap: ImapServer, keys: dict[str, Id
         home=tmp_path / "create-home",
         entropy=lambda n: b"\x30" * n,  # a short game (36 turns), ending with the helicopter
     )
-    (root / "moderator.toml").write_text(
-        f"""
-[moderator]
-settle = 0
-
-[mail]
-address = "judge@example.org"
-name = "pbem test judge"
-processed_folder = "processed"
-
-[mail.imap]
-host = "127.0.0.1"
-port = {imap.port}
-security = "none"
-user = "judge"
-password_env = "PBEM_TEST_IMAP_PW"
-
-[mail.smtp]
-host = "127.0.0.1"
-port = {smtp.port}
-security = "none"
-user = "judge"
-password_env = "PBEM_TEST_SMTP_PW"
-""",
-        encoding="utf-8",
-    )
-    players = "\n".join(f'[players.{n}]\nemail = "{n}@example.org"\n' for n in NAMES)
-    (root / "game" / "moderator.toml").write_text(players, encoding="utf-8")
+    write_mail_config(root, NAMES, imap, smtp)
     return root
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from mail.conftest import imap_server, smtp, smtp_server  # noqa: F401  (the real servers)
-from mail.mailservers import ImapServer, SmtpServer
+from mail.mailservers import ImapServer, SmtpServer, write_mail_config
 from mail.test_judge import MailPlayer, _judge, _orders_mail, _report_of, post_office  # noqa: F401
 
 from pbem.engine import GameFolder
@@ -26,28 +26,6 @@ pytestmark = pytest.mark.mail
 
 NAMES = ("alice", "bob", "carol")
 T0 = 1_800_000_000
-MAIL_TOML = """
-[moderator]
-settle = 0
-
-[mail]
-address = "judge@example.org"
-processed_folder = "processed"
-
-[mail.imap]
-host = "127.0.0.1"
-port = {imap}
-security = "none"
-user = "judge"
-password_env = "PBEM_TEST_IMAP_PW"
-
-[mail.smtp]
-host = "127.0.0.1"
-port = {smtp}
-security = "none"
-user = "judge"
-password_env = "PBEM_TEST_SMTP_PW"
-"""
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +46,7 @@ def _root(tmp_path: Path, outgoing: SmtpServer, imap: ImapServer, keys: dict[str
     )
     write_rules(folder.path, PressRules(mode="full", grey=True), folder.read().game_id, keys["moderator"])
     folder.republish(keys["moderator"])
-    toml = MAIL_TOML.format(imap=imap.port, smtp=outgoing.port)
-    (root / "moderator.toml").write_text(toml, encoding="utf-8")
-    players = "\n".join(f'[players.{n}]\nemail = "{n}@example.org"\n' for n in NAMES)
-    (root / "game" / "moderator.toml").write_text(players, encoding="utf-8")
+    write_mail_config(root, NAMES, imap, outgoing)
     return root
 
 
