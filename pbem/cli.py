@@ -631,10 +631,20 @@ def sign(
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @_moderator_key
-def submit(folder: str, files: tuple[str, ...], keyfile: str) -> None:
-    """Verify, validate and record order files for the current turn."""
+@click.option(
+    "--advance",
+    "advance_now",
+    is_flag=True,
+    help="Resolve the turn as soon as a file brings in the last awaited orders (one save written).",
+)
+def submit(folder: str, files: tuple[str, ...], keyfile: str, advance_now: bool) -> None:
+    """Verify, validate and record order files for the current turn.
+
+    With --advance, the file that completes the turn also resolves it and writes the next
+    turn's reports, as `pbem advance` would; files after it are for the new turn."""
     from pbem.engine import GameFolder
     from pbem.errors import PbemError
+    from pbem.wording import advanced_lines
 
     gf = GameFolder(folder)
     moderator = _key(keyfile)
@@ -646,7 +656,7 @@ def submit(folder: str, files: tuple[str, ...], keyfile: str) -> None:
 
             if relay_press(gf, moderator, text, path):
                 continue  # a press file (pbem say): relayed, or refused with the reason
-            receipt = gf.submit(text, moderator, source=path, now=_now())
+            receipt = gf.submit(text, moderator, source=path, now=_now(), advance=advance_now)
         except PbemError as exc:
             click.echo(f"rejected {exc.message}", err=True)
             if exc.hint:
@@ -657,6 +667,12 @@ def submit(folder: str, files: tuple[str, ...], keyfile: str) -> None:
         click.echo(f"{verb}: orders of {receipt.player} for turn {receipt.turn} (seq {receipt.seq})")
         if receipt.awaiting:
             click.echo(f"still awaiting: {', '.join(receipt.awaiting)}")
+        elif receipt.advanced is not None:
+            click.echo(f"all orders are in: turn {receipt.turn} resolved")
+            for line in advanced_lines(receipt.advanced, gf.read().names, preview=False, fill="none"):
+                click.echo(line)
+            if receipt.advanced.reports:
+                click.echo(f"reports written to {receipt.advanced.reports[0].parent}")
         else:
             click.echo("all orders are in: ready to advance")
     if failed is not None:

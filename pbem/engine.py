@@ -126,17 +126,6 @@ def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Receipt:
-    """What :meth:`GameFolder.submit` accepted."""
-
-    player: str
-    turn: int
-    seq: int
-    replaced: bool
-    awaiting: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class Advanced:
     """What :meth:`GameFolder.advance` did (or would do, for a preview)."""
 
@@ -146,6 +135,22 @@ class Advanced:
     outcome: Outcome | None
     filled: tuple[str, ...]
     reports: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What :meth:`GameFolder.submit` accepted.
+
+    ``awaiting`` names the seats of the file's turn still owing orders (empty when it
+    completed the turn).  ``advanced`` is what resolving the turn did, when ``submit`` was
+    asked to advance and the file completed the turn; None otherwise."""
+
+    player: str
+    turn: int
+    seq: int
+    replaced: bool
+    awaiting: tuple[str, ...]
+    advanced: Advanced | None = None
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,15 @@ class Loaded:
         """The seed hidden chance is drawn from now: the game's, or the fresh one drawn at the
         latest rollback (see :meth:`GameFolder.rollback`)."""
         return current_seed(self.secret.seed, self.secret.log)
+
+
+@dataclass(frozen=True)
+class _Resolved:
+    """A resolved turn not yet written: the next secret part, and what advance reports
+    (its ``reports`` still empty)."""
+
+    secret: Secret
+    advanced: Advanced
 
 
 def saved_call(save: Save, step: Callable[..., T], *args: Any) -> T:
@@ -514,17 +528,56 @@ class GameFolder:
             raise signature_failure(signed, card, save.players) from None
         return signed, seat
 
-    def submit(self, text: str, moderator: Identity, *, source: str, now: datetime) -> Receipt:
+    def submit(
+        self,
+        text: str,
+        moderator: Identity,
+        *,
+        source: str,
+        now: datetime,
+        advance: bool = False,
+        fill: Mapping[int, Sequence[str]] | None = None,
+        stand_in: Mapping[int, str] | None = None,
+    ) -> Receipt:
         """Verify, validate and record one order file; nothing changes when it is refused.
+
+        Without ``advance`` the file is recorded in a new save ("orders accepted"), and the
+        turn waits for :meth:`advance`.  With ``advance``, when the file leaves no awaited
+        seat without orders (counting the seats ``fill`` gives orders for, which mean what
+        they mean to :meth:`advance`, as does ``stand_in``), the turn is resolved in the same
+        lock and ONE save is written: the advanced one (revision = the save on disk + 1, its
+        ``prev`` that save's digest, the file's orders in its log), then the new turn's
+        reports are published, and the Receipt's ``advanced`` says what :meth:`advance` would
+        have said.  The game ends up exactly as after ``submit`` then ``advance``, one history
+        revision shorter.  When seats still owe orders, or the game refuses a ``fill`` entry
+        (:meth:`advance` then names the error), the file is recorded as without ``advance``.
+
+        Either way the sealed copy of the file goes to ``orders/turn-NNNN/`` first, and is
+        removed again if the save cannot be committed.
 
         Raises FormatError, ForeignError, SignatureError (forged or changed), ReplayError (old
         turn, reused sequence number), DuplicateError (already accepted), NotAwaitedError
-        (that seat owes nothing now), OrdersRejected (the game refused an order line),
-        ConflictError (the game stayed locked or kept changing: run it again).
+        (that seat owes nothing now), OrdersRejected (the game refused an order line of the
+        file), ConflictError (the game stayed locked or kept changing: run it again); with
+        all of these nothing is written.
         """
-        return self.exclusive(lambda: self._submit(text, moderator, source=source, now=now))
+        return self.exclusive(
+            lambda: self._submit(
+                text, moderator, source=source, now=now, advance=advance, fill=fill, stand_in=stand_in
+            )
+        )
 
-    def _submit(self, text: str, moderator: Identity, *, source: str, now: datetime) -> Receipt:
+    def _submit(
+        self,
+        text: str,
+        moderator: Identity,
+        *,
+        source: str,
+        now: datetime,
+        advance: bool = False,
+        fill: Mapping[int, Sequence[str]] | None = None,
+        stand_in: Mapping[int, str] | None = None,
+    ) -> Receipt:
         loaded = self.load(moderator)
         save, secret, game = loaded.save, loaded.secret, loaded.game
         signed, seat = self.identify(loaded, text, source, moderator)
@@ -559,7 +612,8 @@ class GameFolder:
                 f"{source}: {name} has resigned from game {save.game_id}; their orders are no longer taken",
                 "the moderator can set the seat active again",
             )
-        if seat not in game.to_act(secret.state):
+        to_act = game.to_act(secret.state)
+        if seat not in to_act:
             raise NotAwaitedError(
                 f"{source}: {name} owes no orders at turn {save.turn}; awaited: "
                 f"{', '.join(save.names[s] for s in save.awaiting) or 'nobody'}",
@@ -589,6 +643,17 @@ class GameFolder:
         seq[name] = header.seq
         base = dict(save.body, seq=seq)
         new = Secret(secret.state, secret.seed, pending_all, secret.events, secret.log)
+        owing = [s for s in to_act if str(s) not in pending_all]
+        missing = tuple(save.names[s] for s in owing)
+        resolved: _Resolved | None = None
+        if advance and all(fill is not None and s in fill for s in owing):
+            try:
+                resolved = self._resolve(Loaded(save, new, game), fill=fill, stand_in=stand_in)
+            except OrdersRejected:  # a fill the game refuses: the file is still good, the turn waits
+                resolved = None
+        if resolved is not None:
+            new = resolved.secret
+            base = dict(base, turn=save.turn + 1)
         # Everything is checked (and the save built) before the first write: a refused file
         # leaves nothing behind, not even its archive copy.
         data, written = self._prepare(moderator, save, game, new, now=now, base=base)
@@ -601,8 +666,11 @@ class GameFolder:
                 with contextlib.suppress(OSError):
                     archive.unlink()
             raise
-        missing = tuple(save.names[s] for s in game.to_act(secret.state) if str(s) not in pending_all)
-        return Receipt(name, save.turn, header.seq, pending is not None, missing)
+        done: Advanced | None = None
+        if resolved is not None:
+            reports = self.publish(moderator, Loaded(written, new, game))
+            done = replace(resolved.advanced, turn=written.turn, reports=tuple(reports))
+        return Receipt(name, save.turn, header.seq, pending is not None, missing, done)
 
     # ---- turns ----------------------------------------------------------------------------
     def advance(
@@ -621,7 +689,8 @@ class GameFolder:
         reports say each such seat was "played by the stand-in" (``stand_in`` describes
         who played it, by seat: "the game's default orders", say).
         With ``preview`` nothing is written.  Raises NotAwaitedError naming the missing
-        players, UsageError if the game is over, ConflictError as :meth:`submit`.
+        players, UsageError if the game is over, OrdersRejected for a ``fill`` the game
+        refuses, ConflictError as :meth:`submit`.
         """
         if preview:
             return self._advance(moderator, now=now, fill=fill, preview=True, stand_in=stand_in)
@@ -639,6 +708,28 @@ class GameFolder:
         stand_in: Mapping[int, str] | None = None,
     ) -> Advanced:
         loaded = self.load(moderator)
+        save, game = loaded.save, loaded.game
+        resolved = self._resolve(loaded, fill=fill, stand_in=stand_in)
+        if preview:
+            return resolved.advanced
+        base = dict(save.body, turn=save.turn + 1)
+        written = self._write(moderator, save, game, resolved.secret, now=now, base=base)
+        reports = self.publish(moderator, Loaded(written, resolved.secret, game))
+        return replace(resolved.advanced, turn=written.turn, reports=tuple(reports))
+
+    def _resolve(
+        self,
+        loaded: Loaded,
+        *,
+        fill: Mapping[int, Sequence[str]] | None,
+        stand_in: Mapping[int, str] | None,
+    ) -> _Resolved:
+        """Resolve the turn of ``loaded`` (its secret's pending orders, plus ``fill``): the
+        next secret part and what :meth:`advance` reports, with no reports yet.  Writes nothing.
+
+        Raises UsageError if the game is over, OrdersRejected for a ``fill`` the game refuses,
+        NotAwaitedError naming the seats with no orders.
+        """
         save, secret, game = loaded.save, loaded.secret, loaded.game
         if game.outcome(secret.state) is not None:
             raise UsageError(
@@ -683,15 +774,11 @@ class GameFolder:
             if s is not None
         )
         result = replace(result, events=(*played, *result.events))
-        if preview:
-            return Advanced(save.turn + 1, result.events, awaiting, outcome, tuple(filled), ())
-        base = dict(save.body, turn=save.turn + 1)
         entry = {"turn": save.turn, "orders": {str(k): v for k, v in sorted(orders.items())}}
         log = [*secret.log, entry]
         new_secret = Secret(state, secret.seed, {}, [e.to_json() for e in result.events], log)
-        written = self._write(moderator, save, game, new_secret, now=now, base=base)
-        reports = self.publish(moderator, Loaded(written, new_secret, game))
-        return Advanced(written.turn, result.events, awaiting, outcome, tuple(filled), tuple(reports))
+        advanced = Advanced(save.turn + 1, result.events, awaiting, outcome, tuple(filled), ())
+        return _Resolved(new_secret, advanced)
 
     def turn_files(self, save: Save) -> list[Path]:
         """Every file the reports of ``save``'s turn must have: each player's report, the
