@@ -48,7 +48,7 @@ from pbem.moderator.quarantine import (
     read_untrusted,
     shown,
 )
-from pbem.moderator.record import RECORD_DIR, Record, load_record, read_record, record_path, save_record
+from pbem.moderator.record import RECORD_DIR, Record, read_record, record_path, save_record
 from pbem.moderator.scan import InboxFile, Index, inbox_files, signature, watched_paths
 from pbem.moderator.standin import continuing, descriptions, tell_abandoned, tell_stand_ins, with_stood_in
 from pbem.registry import get_game
@@ -135,6 +135,19 @@ def stand_in_orders(loaded: Loaded, seat: int, stand: Missing) -> list[str]:
     return game.default_orders(view)
 
 
+def intent(from_turn: int, plan: Plan, now: int) -> dict[str, Any]:
+    """The record's ``advancing`` entry for resolving turn ``from_turn`` as ``plan`` says,
+    planned at ``now``: what to apply once the save shows a later turn."""
+    return {
+        "from_turn": from_turn,
+        "missed": list(plan.missed),
+        "on_time": list(plan.on_time),
+        "filled": dict(plan.how),
+        "played": {name: list(lines) for name, lines in plan.played.items()},
+        "at": now,
+    }
+
+
 def awaiting_note(save: Save) -> str:
     """Whose orders a turn awaits, for the journal (", awaiting bob, carol")."""
     if save.body["outcome"] is not None:
@@ -178,6 +191,8 @@ class Moderator:
         self.index = Index(self.state_dir / "index.json")
         self.home = self.state_dir / "engine"
         self.real_ns = real_ns
+        self._on_disk = Record()
+        """The record of the game being handled as its file holds it (see :meth:`_save`)."""
         arm_engine_writes()
 
     # ---- the pass ----------------------------------------------------------------------------
@@ -273,18 +288,31 @@ class Moderator:
         post = Post(game_dir, save.game_id, self.outbox, dict(config.emails))
         repaired = self._ensure_folders(game_dir, save, now)
         record, damage = read_record(game_dir)
+        self._on_disk = record
         before = record.log
         if damage is not None or repaired:
             record = self._note_repairs(game_dir, record, damage, repaired, now)
+        files, settling = inbox_files(game_dir / INBOX_DIR, self.real_ns(), self.settle_ns)
+        ids = [self._entry_id(f) for f in files]
+        record, resume = self._resume_taking(record, ids, save, now)
         record = self._recover(folder, game_dir, record, save, now, config.timing, post)
         record = self._ensure_clock(game_dir, record, save, now)
         record = self._deliver_reports(folder, game_dir, record, save, post)
-        files, settling = inbox_files(game_dir / INBOX_DIR, self.real_ns(), self.settle_ns)
         if len(files) > MAX_FILES_PER_PASS:
-            files, settling = files[:MAX_FILES_PER_PASS], True
+            files, ids, settling = files[:MAX_FILES_PER_PASS], ids[:MAX_FILES_PER_PASS], True
+        if files:
+            # The one write before the pass's first engine write: the entries taken, in order,
+            # and the advance the turn would get if they complete it (see _would_advance).
+            record = replace(
+                record, taking=tuple(ids), advancing=self._would_advance(record, save, now, config.timing)
+            )
+            self._save(game_dir, record)
         kinds: list[str] = []
-        for inbox_file in files:
-            record, kind = self._handle_file(folder, game_dir, record, inbox_file, post, now, config.timing)
+        for inbox_file, entry_id in zip(files, ids, strict=True):
+            retry = entry_id == resume
+            record, kind = self._handle_file(
+                folder, game_dir, record, inbox_file, post, now, config.timing, retry
+            )
             if kind:
                 kinds.append(kind)
         advanced = 0
@@ -300,8 +328,9 @@ class Moderator:
                 break
             record = self._advance(folder, game_dir, record, save, plan, now, config.timing, post)
             advanced += 1
-        if record != load_record(game_dir):
-            save_record(game_dir, record)
+        # The pass's last write (none if nothing changed): what it did, the entries it took
+        # answered, an intent it wrote for an advance that did not happen dropped.
+        self._save(game_dir, replace(record, taking=(), advancing=None))
         return GameResult(
             game_dir.name,
             files=len(files),
@@ -355,14 +384,47 @@ class Moderator:
             )
         for line in repaired:
             record = record.logged(line, at=now, kind="repaired")
-        save_record(game_dir, record)
+        self._save(game_dir, record)
         return record
 
-    def _ensure_clock(
-        self, game_dir: Path, record: Record, save: Save, now: int, write: bool = True
-    ) -> Record:
-        """Start the turn clock when the save shows a turn the record has not seen (and write
-        the record, unless the caller writes it)."""
+    def _save(self, game_dir: Path, record: Record) -> None:
+        """Write the game's record, unless its file holds that very record already."""
+        if record != self._on_disk:
+            save_record(game_dir, record)
+            self._on_disk = record
+
+    @staticmethod
+    def _entry_id(item: InboxFile) -> str:
+        """An inbox entry's key before it is read: its place and its ``stat`` identity."""
+        return identity_key(item.folder, item.path.name, item.st or os.lstat(item.path))
+
+    def _resume_taking(
+        self, record: Record, present: Sequence[str], save: Save, now: int
+    ) -> tuple[Record, str | None]:
+        """What a killed pass left of the inbox entries it took (``taking``).  Those gone from
+        the inbox were answered and removed, but their journal lines died with the pass: one
+        line says so.  The first still there is returned: the engine may have filed it just
+        before the kill, so a DuplicateError for it means accepted.  (Entries are handled in
+        order and each leaves the inbox once answered, so no later one was touched.)"""
+        if not record.taking:
+            return record, None
+        here = set(present)
+        gone = sum(1 for key in record.taking if key not in here)
+        if gone:
+            record = record.logged(
+                f"{gone} inbox file(s) answered just before the moderator stopped; their own journal "
+                "lines were lost (the notices are in the senders' folders)",
+                at=now,
+                kind="repaired",
+                turn=save.turn,
+            )
+        resume = next((key for key in record.taking if key in here), None)
+        return replace(record, taking=()), resume
+
+    def _ensure_clock(self, game_dir: Path, record: Record, save: Save, now: int) -> Record:
+        """Start the turn clock when the save shows a turn the record has not seen.  Not
+        written here: the pass's next write keeps it (a clock lost with a killed pass starts
+        again later, so a deadline is never brought forward)."""
         if record.clock is not None and record.clock.turn == save.turn:
             return record
         paused = record.clock is not None and record.clock.paused_since is not None
@@ -378,8 +440,6 @@ class Moderator:
         ).logged(
             f"turn {save.turn} started" + awaiting_note(save), at=now, kind="turn-started", turn=save.turn
         )
-        if write:
-            save_record(game_dir, record)
         return record
 
     def _recover(
@@ -397,9 +457,7 @@ class Moderator:
             return record
         if save.turn > int(record.advancing["from_turn"]):
             return self._finish_advance(folder, game_dir, record, save, now, policy, post)
-        record = replace(record, advancing=None)
-        save_record(game_dir, record)
-        return record
+        return replace(record, advancing=None)  # never happened; the pass's next write drops it
 
     # ---- reports -----------------------------------------------------------------------------
     def _deliver_reports(
@@ -462,10 +520,14 @@ class Moderator:
         post: Post,
         now: int,
         policy: TimingPolicy,
+        retry: bool = False,
     ) -> tuple[Record, str | None]:
         """File or refuse one inbox entry, answer its sender, and take it out of the inbox:
-        a refused file is kept in the quarantine.  Whatever the entry is or holds, this
-        raises only for a broken disk or a broken game, never for the entry itself."""
+        a refused file is kept in the quarantine.  ``retry``: a killed pass may have had the
+        engine file it (see :meth:`_resume_taking`).  The record is not written here: the
+        entry is in the record's ``taking`` (see :meth:`_process_locked`).  Whatever the
+        entry is or holds, this raises only for a broken disk or a broken game, never for
+        the entry itself."""
         if not item.regular:
             reason = f"it is {kind_of_mode(item.mode)}, not a file"
             return self._set_aside(folder, game_dir, record, item, post, now, reason)
@@ -485,11 +547,8 @@ class Moderator:
         if key in record.handled:
             remove(item.path)
             return record, None
-        retry = record.inflight is not None and record.inflight.get("key") == key
+        retry = retry or (record.inflight is not None and record.inflight.get("key") == key)
         source = self._source(item)
-        if not retry:
-            record = replace(record, inflight={"key": key, "file": source[len(INBOX_DIR) + 1 :]})
-            save_record(game_dir, record)
         save = folder.read(self.card)
         problem = None
         try:
@@ -534,7 +593,6 @@ class Moderator:
             turn=save.turn,
             player=save.names[seat] if seat is not None and verified else None,
         )
-        save_record(game_dir, record)
         remove(item.path)
         return record, notice.kind
 
@@ -581,7 +639,6 @@ class Moderator:
         record = record.logged(
             f"{source}: malformed ({reason}); {outcome}", at=now, kind="rejected", turn=save.turn
         )
-        save_record(game_dir, record)
         return record, notice.kind
 
     def _submit(
@@ -771,8 +828,7 @@ class Moderator:
                 at=now,
                 kind="reminder",
                 turn=save.turn,
-            )
-            save_record(game_dir, record)
+            )  # not written now: sent again after a kill, a reminder has the same name and mail key
         how: dict[int, Missing] = {}
         waiting = False
         carried: set[str] = set()  # a go the stand-in began, finished at once
@@ -799,8 +855,7 @@ class Moderator:
                     record.with_seat(name, seat_record), missed_counted=(*record.missed_counted, name.lower())
                 ).logged(
                     f"{name} missed turn {save.turn}", at=now, kind="missed", turn=save.turn, player=name
-                )
-                save_record(game_dir, record)
+                )  # the count and its marker are written together, before any advance they cause
                 stand = stand_in(policy, seat_record)
             if stand.action == "wait":
                 waiting = True
@@ -842,7 +897,7 @@ class Moderator:
                 record = record.logged(
                     f"{name} abandoned the game", at=now, kind="abandoned", turn=save.turn, player=name
                 )
-                save_record(game_dir, record)
+                self._save(game_dir, record)
         return record
 
     def _reminder_text(self, save: Save, seat: int, deadline: int | None, grace_end: int | None) -> str:
@@ -874,28 +929,36 @@ class Moderator:
         policy: TimingPolicy,
         post: Post,
     ) -> Record:
-        """Resolve the turn: journal the intent, advance, then finish the record."""
-        record = replace(
-            record,
-            advancing={
-                "from_turn": save.turn,
-                "missed": list(plan.missed),
-                "on_time": list(plan.on_time),
-                "filled": dict(plan.how),
-                "played": {name: list(lines) for name, lines in plan.played.items()},
-            },
-        )
-        save_record(game_dir, record)
+        """Resolve the turn: journal the intent (unless the record's file holds it already:
+        see :meth:`_would_advance`), advance, then finish the record in memory (the pass's
+        next write keeps it; a kill before then finishes it again from the intent)."""
+        record = replace(record, advancing=intent(save.turn, plan, now))
+        if self._on_disk.advancing != record.advancing:
+            self._save(game_dir, record)
         try:
             folder.advance(
                 self.identity, now=datetime.fromtimestamp(now, UTC), fill=plan.fill, stand_in=plan.described
             )
         except PbemError:
-            save_record(game_dir, replace(record, advancing=None))
+            self._save(game_dir, replace(record, advancing=None))
             raise
         step("advanced")
         fresh = folder.read(self.card)
         return self._finish_advance(folder, game_dir, record, fresh, now, policy, post)
+
+    def _would_advance(
+        self, record: Record, save: Save, now: int, policy: TimingPolicy
+    ) -> dict[str, Any] | None:
+        """The intent of the advance this pass makes if the inbox files it takes complete the
+        turn (every awaited seat's own orders, nothing filled in: what :meth:`_plan` then
+        plans), journalled with the entries taken so that such an advance needs no write of
+        its own; None when nothing can advance (the game over or paused).  A turn that does
+        not complete leaves the intent unused: the pass's last write drops it, and after a
+        kill :meth:`_recover` forgets it, since the save still shows ``from_turn``."""
+        if save.body["outcome"] is not None or record.clock is None or due(policy, record.clock, now).paused:
+            return None
+        on_time = tuple(save.names[s] for s in save.awaiting)
+        return intent(save.turn, Plan(fill={}, missed=(), on_time=on_time), now)
 
     def _finish_advance(
         self,
@@ -907,8 +970,11 @@ class Moderator:
         policy: TimingPolicy,
         post: Post,
     ) -> Record:
-        """Apply the journalled missed-turn counts and start the new turn's clock."""
+        """Apply the journalled missed-turn counts and start the new turn's clock (at the time
+        the advance was planned, when the intent says), in memory only."""
         advancing = record.advancing or {}
+        at = advancing.get("at")
+        now = at if isinstance(at, int) and at <= now else now
         for name in advancing.get("on_time", ()):
             record = record.with_seat(name, record_turn(policy, record.seat(name), missed=False))
         for name in advancing.get("missed", ()):
@@ -923,7 +989,6 @@ class Moderator:
             turn=from_turn if isinstance(from_turn, int) else None,
         )
         record, played = tell_stand_ins(post, record, save, self.card, advancing, now, policy)
-        record = self._ensure_clock(game_dir, record, save, now, write=False)
+        record = self._ensure_clock(game_dir, record, save, now)
         record = with_stood_in(record, played)
-        save_record(game_dir, record)  # the counts and the new turn's clock in one write
         return self._sync_statuses(folder, game_dir, record, save, now, policy, post)

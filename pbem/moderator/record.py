@@ -1,17 +1,25 @@
 """The moderator's per-game record: turn clock, missed turns, and a small journal.
 
 Kept as ``<game>/moderator/record.json`` next to the save (the shared folder is the source
-of truth; only the moderator writes there) and rewritten atomically at every step, so a
-moderator killed at any instant finds on restart exactly what it had done:
+of truth; only the moderator writes there) and rewritten atomically, so a moderator killed
+at any instant finds on restart what it had promised to do:
 
-* ``inflight``: the inbox file being handled (a DuplicateError for it after a restart
-  means the crash came after the engine filed it, so it counts as accepted);
+* ``taking``: the inbox entries a pass is about to handle, by ``stat`` identity, written
+  once before the pass's first engine write (a DuplicateError for the first of them still
+  in the inbox after a restart means the crash came after the engine filed it, so it counts
+  as accepted; one already gone was answered: its journal line is rebuilt);
+* ``inflight``: the same for one file, as records written before ``taking`` hold it (read);
 * ``handled``: inbox files already answered (a crash before their removal);
-* ``advancing``: an advance under way, with the missed-turn counts to apply once the
-  save shows the new turn;
+* ``advancing``: an advance that may happen, with the missed-turn counts to apply once the
+  save shows a later turn than ``from_turn``, and the time ``at`` it was planned;
 * ``delivered``: the turn (and save revision) whose reports were handed out;
 * ``ignored``: inbox entries that could be neither read nor moved aside, by ``stat``
   identity (reported once, then left alone).
+
+A pass writes the record as seldom as this allows (see :mod:`pbem.moderator.core`): once
+before its first engine write (the entries it takes and, when the turn could complete, the
+advance it would then make), again only before an advance that intent does not cover, and
+once at its end.
 
 The record sits in the shared folder, so it is read like any input: bounded in size, every
 field checked for its type and range.  A damaged record never stops a game: whatever of it
@@ -44,6 +52,8 @@ MAX_TEXT = 2000
 """Characters of one string field (keys, names, journal lines)."""
 MAX_ITEMS = 10_000
 """Entries of one list or table field."""
+MAX_FILES = 500
+"""Inbox entries one pass takes in one game (pbem.moderator.core.MAX_FILES_PER_PASS)."""
 
 
 class _Bad(Exception):
@@ -60,6 +70,9 @@ class Record:
     delivered: tuple[int, int] | None = None
     """(turn, revision) of the reports last handed out."""
     inflight: dict[str, Any] | None = None
+    """One file being handled (records written before ``taking``; still read)."""
+    taking: tuple[str, ...] = ()
+    """The inbox entries (``stat`` identity keys, in the order handled) a pass took."""
     handled: tuple[str, ...] = ()
     advancing: dict[str, Any] | None = None
     missed_counted: tuple[str, ...] = ()
@@ -123,6 +136,7 @@ class Record:
             "seats": {k: v.to_json() for k, v in sorted(self.seats.items())},
             "delivered": None if self.delivered is None else list(self.delivered),
             "inflight": self.inflight,
+            "taking": list(self.taking),
             "handled": list(self.handled),
             "advancing": self.advancing,
             "missed_counted": list(self.missed_counted),
@@ -148,6 +162,7 @@ class Record:
             "seats": _seats,
             "delivered": lambda v: None if v is None else _pair(v),
             "inflight": lambda v: None if v is None else _inflight(v),
+            "taking": lambda v: _texts(v)[-MAX_FILES:],
             "handled": lambda v: _texts(v)[-cls.KEEP_HANDLED :],
             "advancing": lambda v: None if v is None else _advancing(v),
             "missed_counted": _texts,
@@ -251,6 +266,7 @@ def _advancing(value: object) -> dict[str, Any]:
         "on_time": list(_texts(data.get("on_time", []))),
         "filled": filled,
         "played": {_text(k): list(_texts(v)) for k, v in _dict(data.get("played", {})).items()},
+        "at": _opt_int(data.get("at"), 0, MAX_TIME),
     }
 
 
@@ -318,7 +334,7 @@ def load_record(game_dir: Path) -> Record:
 
 
 def save_record(game_dir: Path, record: Record) -> None:
-    """Write the record atomically (one crash point before and one after the rename)."""
+    """Write the record atomically and durably (crash points at each step of the write)."""
     write_atomic(record_path(game_dir), encode_record(record))
 
 
