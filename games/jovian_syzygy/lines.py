@@ -75,13 +75,36 @@ def _inverse(c: float, r1: float, r2: float) -> float:
     return r1 * r2 * abs(math.sin(c)) / chord
 
 
-def _pair_set(s: Body, ss: int, r: Body, sr: int, lo: float, hi: float) -> list[Interval]:
-    """Values of d in [lo, hi] at which the phi-arcs of satellites s and r meet."""
+Arc = tuple[float, float, float]
+"""A body as the search needs it: (radius, lo, hi); equal arcs give equal answers."""
+
+_PAIR_SETS: dict[tuple[Arc, int, Arc, int, float, float], tuple[Interval, ...]] = {}
+_PAIR_SETS_MAX = 1 << 16
+"""Memo of :func:`_pair_set`: a pair's answer depends on the two arcs alone, and the board's
+few arcs meet in few ways (about 12,000 pair sets cover every position), so positions share
+them.  Emptied when full, so odd inputs cannot grow it without bound."""
+
+
+def _pair_set(s: Arc, ss: int, r: Arc, sr: int, lo: float, hi: float) -> tuple[Interval, ...]:
+    """Values of d in [lo, hi] at which the phi-arcs of satellites s and r meet (memoised)."""
+    key = (s, ss, r, sr, lo, hi)
+    got = _PAIR_SETS.get(key)
+    if got is None:
+        if len(_PAIR_SETS) >= _PAIR_SETS_MAX:
+            _PAIR_SETS.clear()
+        got = _PAIR_SETS[key] = _pair_set_new(s, ss, r, sr, lo, hi)
+    return got
+
+
+def _pair_set_new(s: Arc, ss: int, r: Arc, sr: int, lo: float, hi: float) -> tuple[Interval, ...]:
+    """:func:`_pair_set` worked out."""
+    s_radius, s_lo, s_hi = s
+    r_radius, r_lo, r_hi = r
 
     def g(d: float) -> float:
-        return sr * _alpha(d, r.radius) - ss * _alpha(d, s.radius)
+        return sr * _alpha(d, r_radius) - ss * _alpha(d, s_radius)
 
-    j0, j1 = r.lo - s.hi, r.hi - s.lo
+    j0, j1 = r_lo - s_hi, r_hi - s_lo
     g_lo, g_hi = g(lo), g(hi)
     increasing = g_hi >= g_lo
     gmin, gmax = (g_lo, g_hi) if increasing else (g_hi, g_lo)
@@ -92,14 +115,14 @@ def _pair_set(s: Body, ss: int, r: Body, sr: int, lo: float, hi: float) -> list[
         k += 1
         if c0 > c1:
             continue
-        d0 = lo if c0 == gmin and increasing else hi if c0 == gmin else _inverse(c0, s.radius, r.radius)
-        d1 = hi if c1 == gmax and increasing else lo if c1 == gmax else _inverse(c1, s.radius, r.radius)
+        d0 = lo if c0 == gmin and increasing else hi if c0 == gmin else _inverse(c0, s_radius, r_radius)
+        d1 = hi if c1 == gmax and increasing else lo if c1 == gmax else _inverse(c1, s_radius, r_radius)
         a, b = min(d0, d1), max(d0, d1)
         out.append((max(lo, a), min(hi, b)))
-    return out
+    return tuple(out)
 
 
-def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
+def _intersect(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
     out = []
     for a0, a1 in a:
         for b0, b1 in b:
@@ -109,14 +132,17 @@ def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
     return out
 
 
-def _feasible(bodies: Sequence[Body], signs: Sequence[int], lo: float, hi: float) -> list[Interval]:
-    """The d in [lo, hi] for which one line meets every body on its chosen side."""
-    ds: list[Interval] = [(lo, hi)]
-    for (i, s), (j, r) in combinations(enumerate(bodies), 2):
-        ds = _intersect(ds, _pair_set(s, signs[i], r, signs[j], lo, hi))
+_PAIRS = {n: tuple(combinations(range(n), 2)) for n in (3, 4)}
+
+
+def _feasible(arcs: Sequence[Arc], signs: Sequence[int], lo: float, hi: float) -> list[Interval]:
+    """The d in [lo, hi] for which one line meets every body (by its arc) on its chosen side."""
+    ds: Sequence[Interval] = [(lo, hi)]
+    for i, j in _PAIRS.get(len(arcs)) or combinations(range(len(arcs)), 2):
+        ds = _intersect(ds, _pair_set(arcs[i], signs[i], arcs[j], signs[j], lo, hi))
         if not ds:
             return []
-    return ds
+    return list(ds)
 
 
 def _witness(bodies: Sequence[Body], signs: Sequence[int], d: float) -> tuple[float, tuple[float, ...]]:
@@ -183,6 +209,38 @@ def _shape(
     return tuple(out)
 
 
+_FEASIBLE3: dict[tuple[Arc, Arc, Arc, tuple[int, ...], float, float], list[Interval]] = {}
+"""Memo of :func:`_feasible` for three bodies: a line of three depends on three satellites'
+segments only, so every position of the fourth satellite asks the same (emptied when it holds
+:data:`_PAIR_SETS_MAX` entries)."""
+
+
+def _feasible_any(arcs: list[Arc], signs: tuple[int, ...], lo: float, hi: float) -> list[Interval]:
+    """:func:`_feasible`, memoised for three bodies (the returned list is shared: do not change it)."""
+    if len(arcs) != 3:
+        # A line through four needs one through any three of them on the same sides and
+        # for the same d (the same pair sets, intersected fewer times): the memoised three
+        # rule most fours out at once.
+        if not _feasible_any(arcs[:3], signs[:3], lo, hi) or not _feasible_any(arcs[1:], signs[1:], lo, hi):
+            return []
+        return _feasible(arcs, signs, lo, hi)
+    key = (arcs[0], arcs[1], arcs[2], signs, lo, hi)
+    got = _FEASIBLE3.get(key)
+    if got is None:
+        if len(_FEASIBLE3) >= _PAIR_SETS_MAX:
+            _FEASIBLE3.clear()
+        got = _FEASIBLE3[key] = _feasible(arcs, signs, lo, hi)
+    return got
+
+
+@lru_cache(maxsize=256)
+def _tries(
+    group: tuple[tuple[str, float], ...], jupiter: float
+) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...], float, float, bool], ...]:
+    """The candidates of :func:`_shape` that can hold a line at all (a d range that is not empty)."""
+    return tuple(c for c in _shape(group, jupiter) if not c[3] > c[4])
+
+
 def best_line(bodies: Sequence[Body], start: str, jupiter: float) -> Line | None:
     """The most valuable line that begins with the satellite ``start``, or None.
 
@@ -190,19 +248,19 @@ def best_line(bodies: Sequence[Body], start: str, jupiter: float) -> Line | None
     """
     by_name = {b.name: b for b in bodies}
     me = by_name[start]
-    others = [b for b in bodies if b.name != start]
-    for _value, group, signs, lo, hi, eclipse in _candidates(me, others, jupiter):
-        if lo > hi:
-            continue
-        ds = _feasible(group, signs, lo, hi)
+    group = (me, *(b for b in bodies if b.name != start))
+    arcs = [(b.radius, b.lo, b.hi) for b in group]
+    for _value, order, signs, lo, hi, eclipse in _tries(tuple((b.name, b.radius) for b in group), jupiter):
+        ds = _feasible_any([arcs[i] for i in order], signs, lo, hi)
         if eclipse:
             ds = [(a, b) for a, b in ds if a < jupiter]
         if not ds:
             continue
         a, b = max(ds, key=lambda iv: iv[1] - iv[0])
         d = (a + min(b, jupiter if eclipse else b)) / 2
-        phi, angles = _witness(group, signs, d)
-        return Line(tuple(x.name for x in group), angles, eclipse, d, phi)
+        along = tuple(group[i] for i in order)
+        phi, angles = _witness(along, signs, d)
+        return Line(tuple(x.name for x in along), angles, eclipse, d, phi)
     return None
 
 
@@ -210,8 +268,9 @@ def any_syzygy(bodies: Sequence[Body]) -> bool:
     """Whether some straight line passes through three or more of the satellites (Jupiter ignored)."""
     for group in combinations(bodies, 3):
         r_min = min(b.radius for b in group)
+        arcs = [(b.radius, b.lo, b.hi) for b in group]
         for signs in product((1, -1), repeat=3):
-            if _feasible(group, signs, 0.0, r_min):
+            if _feasible(arcs, signs, 0.0, r_min):
                 return True
     return False
 

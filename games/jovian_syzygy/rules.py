@@ -43,11 +43,19 @@ SOLO_TARGET = 20
 
 def bodies_key(sats: list[int]) -> tuple[tuple[str, float, float, float], ...]:
     """The hashable line-search input for satellites on these segments (radians)."""
-    out = []
-    for track, seg in zip(board.TRACKS, sats, strict=True):
-        lo, hi = board.allowed_arc(track.moon, seg)
-        out.append((track.moon, float(track.radius), math.radians(lo), math.radians(hi)))
-    return tuple(out)
+    return tuple(_body_key(track, seg) for track, seg in zip(board.TRACKS, sats, strict=True))
+
+
+@cache
+def _body_key(track: board.Track, seg: int) -> tuple[str, float, float, float]:
+    """One satellite's line-search input (its allowed arc in radians), worked out once."""
+    lo, hi = board.allowed_arc(track.moon, seg)
+    return (track.moon, float(track.radius), math.radians(lo), math.radians(hi))
+
+
+@cache
+def _body(track: board.Track, seg: int) -> Body:
+    return Body(*_body_key(track, seg))
 
 
 def best_line_at(sats: list[int], moon: str) -> Line | None:
@@ -58,7 +66,8 @@ def best_line_at(sats: list[int], moon: str) -> Line | None:
 @cache
 def _best_at(sats: tuple[int, ...], moon: str) -> Line | None:
     # At most 3 * 6 * 12 * 28 * 4 = 24,192 entries: every board position and rider.
-    return best_line([Body(*k) for k in bodies_key(list(sats))], moon, float(board.JUPITER_RADIUS))
+    bodies = [_body(track, seg) for track, seg in zip(board.TRACKS, sats, strict=True)]
+    return best_line(bodies, moon, float(board.JUPITER_RADIUS))
 
 
 def award_for(sats: list[int], moon: str, last_gain: str | None) -> tuple[int, Line | None]:
