@@ -668,7 +668,7 @@ class GameFolder:
             raise
         done: Advanced | None = None
         if resolved is not None:
-            reports = self.publish(moderator, Loaded(written, new, game))
+            reports = self._publish(moderator, Loaded(written, new, game), committed=True)
             done = replace(resolved.advanced, turn=written.turn, reports=tuple(reports))
         return Receipt(name, save.turn, header.seq, pending is not None, missing, done)
 
@@ -714,7 +714,7 @@ class GameFolder:
             return resolved.advanced
         base = dict(save.body, turn=save.turn + 1)
         written = self._write(moderator, save, game, resolved.secret, now=now, base=base)
-        reports = self.publish(moderator, Loaded(written, resolved.secret, game))
+        reports = self._publish(moderator, Loaded(written, resolved.secret, game), committed=True)
         return replace(resolved.advanced, turn=written.turn, reports=tuple(reports))
 
     def _resolve(
@@ -806,12 +806,14 @@ class GameFolder:
         ConflictError if ``loaded`` is no longer the folder's save."""
         return self.exclusive(lambda: self._publish(moderator, loaded))
 
-    def _publish(self, moderator: Identity, loaded: Loaded) -> list[Path]:
+    def _publish(self, moderator: Identity, loaded: Loaded, *, committed: bool = False) -> list[Path]:
+        """:meth:`publish`, holding the lock; ``committed``: ``loaded`` is the save this call
+        of the engine has just committed under that lock, so the folder is known to hold it."""
         from pbem.press.listing import report_press
         from pbem.reports import ReportContext, name_seats, render_reports
 
         save, secret, game = loaded.save, loaded.secret, loaded.game
-        if save.file_digest:
+        if save.file_digest and not committed:
             try:
                 current = file_digest(self.save_path.read_bytes())
             except OSError:
@@ -864,9 +866,13 @@ class GameFolder:
         """Move ``<kind>/turn-NNNN`` folders of turns after ``after`` into ``undone_dir``."""
         moved: list[Path] = []
         try:
-            entries = sorted(os.listdir(self.path / kind))
+            entries = os.listdir(self.path / kind)
         except OSError:
             return moved
+        upto = f"turn-{after:04d}" if 0 <= after <= 9999 else ""
+        # turn-NNNN up to ``after`` sorts before ``upto``: the usual folder, with no later turn,
+        # is passed over without a pattern match per turn.
+        entries = sorted(e for e in entries if not (upto and len(e) == 9 and e <= upto))
         for entry in entries:
             match = re.fullmatch(r"turn-([0-9]{4,9})", entry)
             if match is None or int(match.group(1)) <= after:

@@ -35,13 +35,15 @@ def set_crash_hook(hook: CrashHook | None) -> None:
     _crash_hook = hook
 
 
-def _step(name: str, hook: CrashHook | None = None) -> None:
+def crash_point(name: str, hook: CrashHook | None = None) -> None:
+    """A step of a write where a fault-injection test may stop the process (``hook``, else
+    the hook installed with :func:`set_crash_hook`; nothing when neither is set)."""
     chosen = hook if hook is not None else _crash_hook
     if chosen is not None:
         chosen(name)
 
 
-def fsync_dir(path: Path) -> None:
+def fsync_dir(path: str | os.PathLike[str]) -> None:
     """Make a rename or creation in ``path`` durable (no-op where unsupported)."""
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -53,6 +55,16 @@ def fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+
+
+def write_fd(fd: int, raw: bytes) -> None:
+    """Write all of ``raw`` to the open file ``fd`` (no Python buffer in between)."""
+    view = memoryview(raw)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def atomic_write(
@@ -67,33 +79,35 @@ def atomic_write(
     ``durable=False`` skips the fsyncs: still never torn if the process dies, but a power
     cut may lose it.  Only for files that can be rebuilt from durable ones (reports).
     ``hook`` is called at each step ("written", "synced", "renamed") instead of the hook
-    installed with :func:`set_crash_hook` (fault-injection tests).
+    installed with :func:`set_crash_hook` (fault-injection tests).  Raises OSError.
     """
-    target = Path(path)
+    # Plain string paths and os calls: this runs for every file of every turn.
+    target = os.fspath(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = target.parent / f"{TEMP_PREFIX}{target.name}.{os.getpid()}"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    folder, name = os.path.split(target)
+    tmp = os.path.join(folder, f"{TEMP_PREFIX}{name}.{os.getpid()}")
     try:
-        fd = os.open(tmp, flags, mode)
+        fd = os.open(tmp, _FLAGS, mode)
     except FileNotFoundError:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tmp, flags, mode)
+        os.makedirs(folder or ".", exist_ok=True)
+        fd = os.open(tmp, _FLAGS, mode)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            _step("written", hook)
-            fh.flush()
+        try:
+            write_fd(fd, raw)
+            crash_point("written", hook)
             if durable:
-                os.fsync(fh.fileno())
-        _step("synced", hook)
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        crash_point("synced", hook)
         os.replace(tmp, target)
-        _step("renamed", hook)
+        crash_point("renamed", hook)
     except BaseException:
         with contextlib.suppress(OSError):
-            tmp.unlink()
+            os.unlink(tmp)
         raise
     if durable:
-        fsync_dir(target.parent)
+        fsync_dir(folder or ".")
 
 
 def read_record(path: Path) -> dict[str, Any]:
