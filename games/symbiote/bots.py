@@ -7,10 +7,12 @@ from typing import Any
 from pbem.game import View
 from pbem.rng import Rng
 
-from .cards import RANK, best_sets, count, legal_sets, set_value, sort_cards
+from .cards import RANK, SORT_KEY, best_sets, could_hold_set, count, legal_sets, set_value
 from .forms import below_after
 from .orders import discard_choices, set_line, situation
 from .rules import marker_target
+
+_ORDER = SORT_KEY.__getitem__
 
 
 def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
@@ -19,35 +21,34 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
     sit = situation(view)
     if not sit.my_turn:
         return []
+    randbelow = rng.randbelow
     lines: list[str] = []
     hand = list(sit.hand)
     taken: str | None = None
     action = None
     if sit.phase == "act":
-        options: tuple[str, ...]
         if sit.can_take:
-            options = ("take", "draw") if sit.can_draw else ("take",)
-        else:
-            options = ("draw",) if sit.can_draw else ()
-        if options:
-            action = rng.choice(options)
+            action = ("take", "draw")[randbelow(2)] if sit.can_draw else "take"
+        elif sit.can_draw:
+            action = "draw"
+        if action is not None:
             lines.append(action)
-            if action == "take" and sit.top is not None:
+            if action == "take":
                 taken = sit.top
-                hand.append(taken)
-            elif action == "draw" and rng.randbelow(len(hand) + 1) == 0:
+                hand.append(taken)  # type: ignore[arg-type]
+            elif randbelow(len(hand) + 1) == 0:
                 # Uniform over order files: `draw` alone is one file, against about one
                 # complete file per card that could be discarded.
                 return lines
-    while True:
+    while could_hold_set(hand):
         sets = legal_sets(hand)
-        pick = rng.randbelow(len(sets) + 1)
+        pick = randbelow(len(sets) + 1)
         if pick == len(sets):
             break
         for card in sets[pick]:
             hand.remove(card)
         lines.append(set_line(sets[pick]))
-    choices = sort_cards(set(hand))
+    choices = sorted(set(hand), key=_ORDER)
     if taken is not None and taken in choices and taken not in sit.hand:
         # The taken card may not go back, unless an identical card was held before; when it
         # is all that is left, discard_choices' rule applies (keep it, or discard it).
@@ -57,7 +58,7 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
     if action == "draw" and not choices:
         return ["draw"]
     if choices:
-        lines.append(f"discard {rng.choice(choices)}")
+        lines.append("discard " + choices[randbelow(len(choices))])
     return lines
 
 

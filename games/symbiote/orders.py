@@ -73,20 +73,25 @@ def _situation(view: View) -> Situation:
     """Compute :func:`situation` afresh."""
     pub = view.public
     phase = pub["phase"]
-    my_turn = view.seat is not None and pub["seat"] == view.seat and phase != "over"
-    hand = tuple(view.private.get("hand", ())) if view.seat is not None else ()
-    top = pub["discard"][-1] if pub["discard"] else None
+    seat = view.seat
+    pile = pub["discard"]
+    top = pile[-1] if pile else None
+    keep = pub["options"]["last-taken-card"] == "keep"
+    if seat is None:
+        return Situation(None, False, phase, (), top, False, False, keep, None)
+    my_turn = pub["seat"] == seat and phase != "over"
     acting = my_turn and phase == "act"
+    private = view.private
     return Situation(
-        seat=view.seat,
-        my_turn=my_turn,
-        phase=phase,
-        hand=hand,
-        top=top,
-        can_draw=acting and pub["deck"] > 0,
-        can_take=acting and top is not None,
-        keep_taken=pub["options"]["last-taken-card"] == "keep",
-        drawn=view.private.get("drawn") if view.seat is not None else None,
+        seat,
+        my_turn,
+        phase,
+        tuple(private.get("hand", ())),
+        top,
+        acting and pub["deck"] > 0,
+        acting and top is not None,
+        keep,
+        private.get("drawn"),
     )
 
 

@@ -142,10 +142,55 @@ def marker_target(n: int, host: int, card: str, below: str | None, tens_always_m
     ``tens_always_move`` is off.  It arrives parasite face up after a ten, symbiote face up
     after anything else (even when it lands where it started).
     """
-    match = below is not None and (RANK[card] == RANK[below] or SUIT[card] == SUIT[below])
-    if match or (tens_always_move and RANK[card] == 10):
+    if (below is not None and (RANK[card] == RANK[below] or SUIT[card] == SUIT[below])) or (
+        tens_always_move and RANK[card] == 10
+    ):
         return (host + STEPS[card]) % n
     return None
+
+
+# Events are immutable values and a game says the same things again and again: each event
+# below is made once, under a key of the facts its text is written from, and then shared.
+# A table is emptied when it reaches _KEPT entries, so a long-lived process stays small.
+_KEPT = 8192
+_SAID: dict[tuple[Any, ...], Event] = {}
+"""Public events by (kind, seat, card, ...)."""
+_TOLD: dict[tuple[Any, ...], Event] = {}
+"""Private events (``to`` one seat) by (seat, card, ...)."""
+
+
+def _said(key: tuple[Any, ...], text: str) -> Event:
+    """Remember and return the public event ``text`` under ``key`` (see _SAID)."""
+    if len(_SAID) >= _KEPT:
+        _SAID.clear()
+    found = _SAID[key] = Event(text)
+    return found
+
+
+def _you_drew(seat: int, drawn: list[str]) -> Event:
+    """The private event telling ``seat`` which cards it drew."""
+    key = (seat, *drawn)
+    found = _TOLD.get(key)
+    if found is None:
+        if len(_TOLD) >= _KEPT:
+            _TOLD.clear()
+        found = _TOLD[key] = Event(f"You drew {show(drawn)}.", (seat,))
+    return found
+
+
+_MOVES: dict[tuple[str, int], Event] = {}
+"""The marker's moves by (card, seat it lands with): at most 52 x 4."""
+
+
+def _moved(card: str, target: int) -> Event:
+    """The event of the marker moving after ``card`` to ``target``."""
+    found = _MOVES.get((card, target))
+    if found is None:
+        steps = STEPS[card]
+        face = "parasite" if steps == 10 else "symbiote"
+        way = "clockwise" if steps > 0 else "counter-clockwise"
+        found = _MOVES[card, target] = Event(f"The {face} moves {abs(steps)} {way} to {who(target)}.")
+    return found
 
 
 def discard_card(state: State, seat: int, card: str, events: list[Event], how: str = "discards") -> None:
@@ -153,62 +198,90 @@ def discard_card(state: State, seat: int, card: str, events: list[Event], how: s
     and move the marker when the rules say so."""
     pile = state["discard"]
     below = pile[-1] if pile else None
-    target = marker_target(state["n"], state["host"], card, below, state["opt"]["tens-always-move"])
-    if RANK[card] == 10:
+    rank = RANK[card]
+    if (below is not None and (rank == RANK[below] or SUIT[card] == SUIT[below])) or (
+        rank == 10 and state["opt"]["tens-always-move"]
+    ):
+        target: int | None = (state["host"] + STEPS[card]) % state["n"]
+    else:
+        target = None
+    key = (how, seat, card, below, target is None)
+    said = _SAID.get(key)
+    if rank == 10:
         state["aside"] = [*state["aside"], card]
-        events.append(Event(f"{who(seat)} {how} {card}, a parasite: it is set aside out of play."))
+        if said is None:
+            said = _said(key, f"{who(seat)} {how} {card}, a parasite: it is set aside out of play.")
     else:
         pile.append(card)
-        if below is None:
-            events.append(Event(f"{who(seat)} {how} {card} onto the empty discard pile."))
-        elif target is not None:
-            events.append(Event(f"{who(seat)} {how} {card} on {below}: Sym-biote!"))
-        else:
-            events.append(Event(f"{who(seat)} {how} {card} on {below}."))
+        if said is None:
+            if below is None:
+                said = _said(key, f"{who(seat)} {how} {card} onto the empty discard pile.")
+            elif target is not None:
+                said = _said(key, f"{who(seat)} {how} {card} on {below}: Sym-biote!")
+            else:
+                said = _said(key, f"{who(seat)} {how} {card} on {below}.")
+    events.append(said)
     if target is not None:
-        steps = STEPS[card]
         state["host"] = target
-        state["parasite"] = steps == 10
-        face = "parasite" if steps == 10 else "symbiote"
-        way = "clockwise" if steps > 0 else "counter-clockwise"
-        events.append(Event(f"The {face} moves {abs(steps)} {way} to {who(target)}."))
+        state["parasite"] = rank == 10
+        events.append(_moved(card, target))
 
 
 # ---------------------------------------------------------------------------- turns
+
+_DRAWS_UP = {
+    (seat, count, target): Event(
+        f"{who(seat)} draws {count} card{'' if count == 1 else 's'} (up to {target})."
+    )
+    for seat in range(4)
+    for target in (2, 3, 5)
+    for count in range(1, target + 1)
+}
+_DRAWS_ONE = tuple(Event(f"{who(seat)} draws a card.") for seat in range(4))
+_KEEPS = tuple(Event(f"{who(seat)} keeps the card taken and discards nothing.") for seat in range(4))
+_PILE_EMPTY = Event("The draw pile is empty: the game ends before the next turn.")
 
 
 def start_turn(state: State, rng: Rng, events: list[Event]) -> None:
     """Begin the turn of ``state["seat"]``: end the game if the draw pile is empty, else do
     the forced parasite discards and the draw-up (to 5 with the symbiote, 2 with the
     parasite, else 3), as far as the draw pile lasts."""
-    if not state["deck"]:
+    deck = state["deck"]
+    if not deck:
         finish(state, events)
         return
     seat = state["seat"]
     hand = state["hands"][seat]
-    hosting = state["host"] == seat
-    parasite = hosting and state["parasite"]
-    target = (2 if parasite else 5) if hosting else 3
-    if parasite and len(hand) > 2:
-        events.append(Event(f"{who(seat)} hosts the parasite: cards are discarded at random down to two."))
-        stop = state["opt"]["parasite-discards-stop"]
-        while len(hand) > 2:
-            if stop and not (state["host"] == seat and state["parasite"]):
-                events.append(Event(f"The parasite has left {who(seat)}: the random discards stop."))
-                break
-            discard_card(state, seat, hand.pop(rng.randbelow(len(hand))), events, "is made to discard")
-    deck = state["deck"]
-    drawn: list[str] = []
-    while len(hand) < target and deck:
-        card = deck.pop()
-        hand.append(card)
-        drawn.append(card)
-    if drawn:
-        s = "" if len(drawn) == 1 else "s"
-        events.append(Event(f"{who(seat)} draws {len(drawn)} card{s} (up to {target})."))
-        events.append(Event(f"You drew {show(drawn)}.", (seat,)))
+    if state["host"] != seat:
+        target = 3
+    elif not state["parasite"]:
+        target = 5
+    else:
+        target = 2
+        if len(hand) > 2:
+            events.append(
+                Event(f"{who(seat)} hosts the parasite: cards are discarded at random down to two.")
+            )
+            stop = state["opt"]["parasite-discards-stop"]
+            while len(hand) > 2:
+                if stop and not (state["host"] == seat and state["parasite"]):
+                    events.append(Event(f"The parasite has left {who(seat)}: the random discards stop."))
+                    break
+                discard_card(state, seat, hand.pop(rng.randbelow(len(hand))), events, "is made to discard")
+    missing = target - len(hand)
+    if missing > 0:
+        drawn = deck[-missing:]
+        del deck[-missing:]
+        drawn.reverse()
+        hand += drawn
+        count = len(drawn)
+        said = _DRAWS_UP.get((seat, count, target))
+        if said is None:
+            said = Event(f"{who(seat)} draws {count} card{'' if count == 1 else 's'} (up to {target}).")
+        events.append(said)
+        events.append(_you_drew(seat, drawn))
     if not deck:
-        events.append(Event("The draw pile is empty: the game ends before the next turn."))
+        events.append(_PILE_EMPTY)
 
 
 def next_turn(state: State, rng: Rng, events: list[Event]) -> None:
@@ -233,25 +306,29 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     events: list[Event] = []
     hand = s["hands"][seat]
     action = order.get("action")
-    if s["phase"] == "play" and action is not None:
+    if action is not None and s["phase"] == "play":
         raise ValueError("take/draw in the play step")
     if action == "take":
         if not s["discard"]:
             raise ValueError("take from an empty discard pile")
         card = s["discard"].pop()
         hand.append(card)
-        events.append(Event(f"{who(seat)} takes {card} from the discard pile."))
+        key = ("take", seat, card)
+        said = _SAID.get(key)
+        if said is None:
+            said = _said(key, f"{who(seat)} takes {card} from the discard pile.")
+        events.append(said)
     elif action == "draw":
         if not s["deck"]:
             raise ValueError("draw from an empty draw pile")
         card = s["deck"].pop()
         hand.append(card)
-        events.append(Event(f"{who(seat)} draws a card."))
-        events.append(Event(f"You drew {card}.", (seat,)))
+        events.append(_DRAWS_ONE[seat] if seat < 4 else Event(f"{who(seat)} draws a card."))
+        events.append(_you_drew(seat, [card]))
         if order.get("wait"):
             s["phase"] = "play"
             s["drawn"] = card
-            s["last"] = [e.text for e in events if e.to is None]
+            s["last"] = [events[0].text]
             return Resolution(s, tuple(events))
     elif s["phase"] == "act" and (s["deck"] or s["discard"]):
         raise ValueError("missing take/draw")
@@ -266,7 +343,9 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             raise ValueError(f"discard {card} not in hand") from None
         discard_card(s, seat, card, events)
     elif hand:
-        events.append(Event(f"{who(seat)} keeps the card taken and discards nothing."))
+        events.append(
+            _KEEPS[seat] if seat < 4 else Event(f"{who(seat)} keeps the card taken and discards nothing.")
+        )
     next_turn(s, rng, events)
     s["last"] = [e.text for e in events if e.to is None]
     return Resolution(s, tuple(events))

@@ -15,41 +15,47 @@ from typing import Any
 
 from pbem.game import View
 
-from .cards import sort_cards
+from .cards import SORT_KEY
+
+_ORDER = SORT_KEY.__getitem__
 
 
 def observe(state: dict[str, Any], seat: int | None) -> View:
     """The view of ``state`` for ``seat`` (None: the public only)."""
-    over = state["phase"] == "over"
+    phase = state["phase"]
+    over = phase == "over"
     opt = state["opt"]
     sets = state["sets"]
+    n = state["n"]
+    turn = state["turn"]
     public: dict[str, Any] = {
-        "players": state["n"],
-        "options": dict(opt),
+        "players": n,
+        "options": opt.copy(),
         "dealer": state["dealer"],
-        "turn": state["turn"],
-        "round": (state["turn"] - 1) // state["n"] + 1,
+        "turn": turn,
+        "round": (turn - 1) // n + 1,
         "seat": state["seat"],
-        "phase": state["phase"],
+        "phase": phase,
         "host": state["host"],
         "parasite": state["parasite"],
         "deck": len(state["deck"]),
         "discard": state["discard"][:],
         "aside": state["aside"][:],
-        "hands": list(map(len, state["hands"])),
-        "set_sizes": [list(map(len, mine)) if mine else [] for mine in sets],
+        "hands": [len(hand) for hand in state["hands"]],
+        "set_sizes": [[len(s) for s in mine] for mine in sets],
         "last": state["last"][:],
     }
-    if opt["open-research"] or over:
-        public["sets"] = [list(map(list, mine)) for mine in sets]
+    if over or opt["open-research"]:
+        public["sets"] = [[list(s) for s in mine] for mine in sets]
     if over:
         public["scores"] = state["scores"][:]
         public["winners"] = state["winners"][:]
-    private: dict[str, Any] = {}
-    if seat is not None:
-        private = {
-            "hand": sort_cards(state["hands"][seat]),
-            "drawn": state["drawn"] if seat == state["seat"] else None,
-            "sets": list(map(list, sets[seat])),
-        }
-    return View(game="symbiote", seat=seat, public=public, private=private)
+    if seat is None:
+        return View("symbiote", None, public, {})
+    hand: list[str] = state["hands"][seat]
+    private = {
+        "hand": sorted(hand, key=_ORDER),
+        "drawn": state["drawn"] if seat == state["seat"] else None,
+        "sets": [list(s) for s in sets[seat]],
+    }
+    return View("symbiote", seat, public, private)
