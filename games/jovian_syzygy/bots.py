@@ -10,7 +10,7 @@ from pbem.game import View
 
 from . import board, corners
 from .forecast import corner_hints
-from .orders import advance, copy_turn, fallback_problem, legal_steps
+from .orders import advance, boardings, copy_turn, fallback_problem, legal_steps
 from .rules import award_for, moved, player
 from .turns import Turn, start_turn, step_text
 
@@ -217,45 +217,86 @@ def greedy_bot(game: Game, view: View, rng: Rng) -> list[str]:
 
 def _best_plans(view: View, start: Turn) -> tuple[float, list[Plan]]:
     """The best expected value of a plan of up to three moves from ``start``, and every plan
-    that reaches it."""
-    sats = list(view.public["sats"])
-    storms = view.public["storms"]
-    places: dict[str, tuple[bool, float]] = {}  # one view, one seat: each place valued once
+    that reaches it (in the order the search meets them).
+
+    Plans are searched breadth first, each node's steps in :func:`.orders.legal_steps`' order
+    (storms left out).  A node is a place, moves made, Psi left, chance no move was wasted yet
+    and expected score of wastes; it keeps its parent and step, and only the best plans are
+    spelt out at the end.  Each place is valued once a search (:func:`_score`'s arithmetic:
+    a move ends off a satellite, boarding and riding on one)."""
+    public = view.public
+    sats = public["sats"]
+    storms = public["storms"]
+    psi0, limit = start.psi, start.extra_limit
+    adjacency = board.adjacency()
+    boards = boardings(tuple(sats))
+    moons = board.TRACK_BY_MOON
     outlook = _outlook(view, start.seat)
+    places: dict[str, float] = {}
 
-    def _score(view: View, turn: Turn, spent: int) -> float:
-        place = places.get(turn.where)
-        if place is None:
-            place = places[turn.where] = _valued(outlook, turn.where)
-        return _scored(place, spent)
+    def value_of(where: str) -> float:
+        value = places[where] = _valued(outlook, where)[1]
+        return value
 
-    best: list[tuple[float, Plan]] = [(_score(view, start, 0), [])]
-    # Search nodes: (turn so far, plan, chance no move was wasted yet, expected score of wastes).
-    frontier: list[tuple[Turn, Plan, float, float]] = [(start, [], 1.0, 0.0)]
-    for _depth in range(3):
-        nxt: list[tuple[Turn, Plan, float, float]] = []
-        for turn, plan, reach, wasted in frontier:
-            for step in legal_steps(turn, sats):
-                if step[0] == "storm":
+    def score(where: str, spent: int) -> float:
+        value = places.get(where)
+        if value is None:
+            value = value_of(where)
+        return value - spent + 0.1 if where in moons else value - spent
+
+    values = [score(start.where, 0)]
+    nodes: list[tuple[int, str, str]] = [(-1, "", "")]  # (parent, step kind, where to)
+    # Frontier nodes: (index, place, moves, Psi left, reach, wasted).
+    frontier: list[tuple[int, str, int, int, float, float]] = [(0, start.where, start.moves, psi0, 1.0, 0.0)]
+    for depth in range(3):
+        nxt: list[tuple[int, str, int, int, float, float]] = []
+        last = depth == 2
+        for node, where, moves, psi, reach, wasted in frontier:
+            paid = moves >= 1
+            if where in moons:
+                if paid:
                     continue
-                after = copy_turn(turn)
-                advance(after, step)
-                spent = start.psi - after.psi
-                success = 0.5 ** storms.get(step[1], 0) if step[0] == "move" else 1.0
-                if success < 1.0:
-                    stay = copy_turn(turn)
-                    stay.moves, stay.psi = after.moves, after.psi
-                    wasted_now = wasted + reach * (1 - success) * _score(view, stay, spent)
-                else:
-                    wasted_now = wasted
-                new_plan = [*plan, step]
-                value = wasted_now + reach * success * _score(view, after, spent)
-                best.append((value, new_plan))
-                if after.where not in board.TRACK_BY_MOON and after.psi > 0:
-                    nxt.append((after, new_plan, reach * success, wasted_now))
+                targets = board.spaces_by_segment(where, sats[board.MOONS.index(where)])
+                boarded: tuple[str, ...] = ()
+                rides = True
+            elif paid and (psi < 1 or (limit and moves > limit)):
+                continue
+            else:
+                targets = adjacency[where]
+                boarded = boards.get(where, ())
+                rides = False
+            psi_after = psi - 1 if paid else psi
+            spent = psi0 - psi_after
+            grows = psi_after > 0 and not last
+            for there in targets:  # spaces: the turn ends off a satellite
+                value = places.get(there)
+                if value is None:
+                    value = value_of(there)
+                success = 0.5 ** storms.get(there, 0)
+                wasted_now = wasted + reach * (1 - success) * score(where, spent) if success < 1.0 else wasted
+                values.append(wasted_now + reach * success * (value - spent))
+                nodes.append((node, "move", there))
+                if grows:
+                    nxt.append((len(nodes) - 1, there, moves + 1, psi_after, reach * success, wasted_now))
+            for moon in boarded:
+                values.append(wasted + reach * 1.0 * score(moon, spent))
+                nodes.append((node, "board", moon))
+            if rides:
+                values.append(wasted + reach * 1.0 * score(where, spent))
+                nodes.append((node, "ride", ""))
         frontier = nxt
-    top = max(score for score, _ in best)
-    return top, [plan for score, plan in best if score >= top - 1e-9]
+    top = max(values)
+    return top, [_plan_of(i, nodes) for i, value in enumerate(values) if value >= top - 1e-9]
+
+
+def _plan_of(node: int, nodes: list[tuple[int, str, str]]) -> Plan:
+    """The plan (steps as the order rules write them) that leads to a search node."""
+    plan: Plan = []
+    while node > 0:
+        node, kind, where = nodes[node]
+        plan.append([kind, where] if where else [kind])
+    plan.reverse()
+    return plan
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot}

@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from pbem.game import (
@@ -157,19 +158,36 @@ def _parse_fallback(text: str) -> list[list[str]] | None:
 
 
 def legal_steps(turn: Turn, sats: list[int]) -> list[list[str]]:
-    """Every step allowed next (moves, boardings, ride, storm) for a turn in progress."""
-    options: list[list[str]] = []
-    if turn.where in board.TRACK_BY_MOON:
-        seg = sats[board.MOONS.index(turn.where)]
-        options += [["move", s] for s in board.spaces_by_segment(turn.where, seg)]
+    """Every step allowed next (moves, boardings, ride, storm) for a turn in progress: the
+    steps :func:`.turns.step_problem` lets through, in the order moves, boardings, ride, storm
+    (worked out here without asking it step by step)."""
+    where = turn.where
+    if where in board.TRACK_BY_MOON:
+        if turn.moves >= 1:  # riding is the whole move, and an extra one needs you off
+            return []
+        options = [["move", s] for s in board.spaces_by_segment(where, sats[board.MOONS.index(where)])]
         options.append(["ride"])
+        return options
+    if turn.moves >= 1 and (turn.psi < 1 or (turn.extra_limit and turn.moves > turn.extra_limit)):
+        options = []  # no extra move: only a storm is left
     else:
-        options += [["move", s] for s in board.adjacency()[turn.where]]
-        for moon, seg in zip(board.MOONS, sats, strict=True):
-            if turn.where in board.spaces_by_segment(moon, seg):
-                options.append(["board", moon])
+        options = [["move", s] for s in board.adjacency()[where]]
+        options += [["board", moon] for moon in boardings(tuple(sats)).get(where, ())]
+    if not turn.storm_placed:
         options.append(["storm"])
-    return [s for s in options if step_problem(s, turn, sats) is None]
+    return options
+
+
+@lru_cache(maxsize=1024)
+def boardings(sats: tuple[int, ...]) -> dict[str, tuple[str, ...]]:
+    """Space -> the satellites (in board order) whose segment on ``sats`` it borders: where
+    a ``board`` step is allowed.  Shared by every seat, step and search of a round (do not
+    change the answer)."""
+    out: dict[str, list[str]] = {}
+    for moon, seg in zip(board.MOONS, sats, strict=True):
+        for space in board.spaces_by_segment(moon, seg):
+            out.setdefault(space, []).append(moon)
+    return {space: tuple(moons) for space, moons in out.items()}
 
 
 def advance(turn: Turn, step: list[str]) -> None:
