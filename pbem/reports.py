@@ -67,16 +67,17 @@ def _normal_block(block: str) -> str:
     return "\n".join(line.strip() for line in block.strip().splitlines() if line.strip())
 
 
-_ODD_SPACE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f ]|\n\n")
-"""What keeps text from being its own normal form line by line: control characters (tabs,
-the line breaks :meth:`str.splitlines` knows besides newline), spaces, blank lines."""
+def _plain_ascii(text: str) -> bool:
+    """True if ``text`` is ASCII with no control character but newline: no tab, carriage
+    return or other line break :meth:`str.splitlines` knows (quicker than a pattern)."""
+    return text.isascii() and text.replace("\n", "").isprintable()
 
 
 def _armour_normal(block: str) -> str:
-    """:func:`_normal_block` of an age armour pbem just made: without spaces, other control
+    """:func:`_normal_block` of an age armour pbem just made: without spaces, control
     characters or blank lines (always so for age's armour) it is the block trimmed."""
     trimmed = block.strip()
-    if trimmed.isascii() and _ODD_SPACE.search(trimmed) is None:
+    if " " not in trimmed and "\n\n" not in trimmed and _plain_ascii(trimmed):
         return trimmed
     return _normal_block(block)
 
@@ -313,9 +314,6 @@ def prose_digest(lines: Sequence[str]) -> str:
     return hashlib.sha256(" ".join(words).encode()).hexdigest()
 
 
-_PLAIN_TEXT = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
-"""Characters besides newline and space that :func:`_prose_lines` reads as line breaks or
-trims (the fast path of :func:`written_digest` leaves text with any of them to it)."""
 _PROSE_HEAD = re.compile(r"^ *PBEM (?:PUBLIC )?REPORT", re.MULTILINE)
 
 
@@ -324,7 +322,7 @@ def written_digest(prose: str) -> str:
     line by line for the text pbem writes: ASCII, lines broken by newlines alone, at most
     one encrypted block (its first and last lines whole lines).  Any other text goes the
     general way.  Never raises."""
-    if not prose.isascii() or _PLAIN_TEXT.search(prose) is not None:
+    if not _plain_ascii(prose):  # tabs, other line breaks: the general way
         return prose_digest(prose.splitlines())
     text = prose
     blocks = text.count(AGE_BEGIN)

@@ -176,9 +176,13 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
     return data, saved
 
 
+_LINE = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+
+
 def _line(value: Any) -> str:
-    """``value`` as JSON on one line (the C encoder: no indent)."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    """``value`` as JSON on one line (the C encoder: no indent): ``json.dumps(value,
+    ensure_ascii=False, sort_keys=True)``, with one encoder made once."""
+    return _LINE(value)
 
 
 _CACHE_SIZE = 64
