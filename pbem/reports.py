@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
 import textwrap
 import unicodedata
 from collections.abc import Sequence
@@ -65,21 +64,6 @@ def _event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
 
 def _normal_block(block: str) -> str:
     return "\n".join(line.strip() for line in block.strip().splitlines() if line.strip())
-
-
-def _plain_ascii(text: str) -> bool:
-    """True if ``text`` is ASCII with no control character but newline: no tab, carriage
-    return or other line break :meth:`str.splitlines` knows (quicker than a pattern)."""
-    return text.isascii() and text.replace("\n", "").isprintable()
-
-
-def _armour_normal(block: str) -> str:
-    """:func:`_normal_block` of an age armour pbem just made: without spaces, control
-    characters or blank lines (always so for age's armour) it is the block trimmed."""
-    trimmed = block.strip()
-    if " " not in trimmed and "\n\n" not in trimmed and _plain_ascii(trimmed):
-        return trimmed
-    return _normal_block(block)
 
 
 @dataclass(frozen=True)
@@ -248,7 +232,7 @@ def _assemble(
         "moderator": ctx.moderator.to_json(),
         "seq": None if seat is None else ctx.seq.get(ctx.names[seat], 0),
         "public": view.public,
-        "private_sha256": hashlib.sha256(_armour_normal(private_block).encode()).hexdigest()
+        "private_sha256": hashlib.sha256(_normal_block(private_block).encode()).hexdigest()
         if private_block
         else None,
     }
@@ -271,7 +255,7 @@ def _assemble(
         press=() if ctx.press is None else ctx.press.lines,
     )
     prose = wrap_text(prose)
-    data["text_sha256"] = written_digest(prose)
+    data["text_sha256"] = prose_digest(prose.splitlines())
     raw = _signed_data(data, public_json)
     signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, raw)).decode()
     data_block = "\n".join([DATA_BEGIN, *_b64(raw), DATA_SIG, *_wrap64(signature), DATA_END])
@@ -312,46 +296,6 @@ def prose_digest(lines: Sequence[str]) -> str:
     changing.  (Report tables mark empty cells, so spacing carries no meaning.)"""
     words = " ".join(_prose_lines(lines)).split()
     return hashlib.sha256(" ".join(words).encode()).hexdigest()
-
-
-_PROSE_HEAD = re.compile(r"^ *PBEM (?:PUBLIC )?REPORT", re.MULTILINE)
-
-
-def written_digest(prose: str) -> str:
-    """``prose_digest(prose.splitlines())``, the same hex string, computed without the walk
-    line by line for the text pbem writes: ASCII, lines broken by newlines alone, at most
-    one encrypted block (its first and last lines whole lines).  Any other text goes the
-    general way.  Never raises."""
-    if not _plain_ascii(prose):  # tabs, other line breaks: the general way
-        return prose_digest(prose.splitlines())
-    text = prose
-    blocks = text.count(AGE_BEGIN)
-    if blocks != text.count(AGE_END) or blocks > 1:
-        return prose_digest(prose.splitlines())
-    if blocks:
-        begin, end = text.find(AGE_BEGIN), text.find(AGE_END)
-        first = text.rfind("\n", 0, begin) + 1
-        last = text.find("\n", end)
-        last = len(text) if last < 0 else last
-        if (
-            end < begin
-            or not _own_line(text, first, begin, AGE_BEGIN)
-            or not _own_line(text, text.rfind("\n", 0, end) + 1, end, AGE_END)
-        ):
-            return prose_digest(prose.splitlines())
-        text = text[:first] + text[last:]
-    head = _PROSE_HEAD.search(text)
-    words = (text if head is None else text[head.start() :]).split()
-    return hashlib.sha256(" ".join(words).encode()).hexdigest()
-
-
-def _own_line(text: str, start: int, at: int, mark: str) -> bool:
-    """True if the line of ``text`` from ``start`` holds ``mark`` (found at ``at``) and
-    nothing else but spaces."""
-    stop = text.find("\n", at)
-    return not text[start:at].strip(" ") and not text[at + len(mark) : len(text) if stop < 0 else stop].strip(
-        " "
-    )
 
 
 def _line_digest(lines: Sequence[str]) -> str:

@@ -1,79 +1,57 @@
-"""The fast paths of a turn's writing (issue 13) give exactly what the general code gives.
+"""The leaner writing of a turn (issue 13) writes the same bytes and keeps its crash points.
 
-``written_digest`` (the word digest of a report's text, as pbem writes it) must equal
-``prose_digest`` over the text's lines, and ``_armour_normal`` (an age armour trimmed) must
-equal ``_normal_block``, for any text, not only the reports pbem writes; the lean
-``atomic_write`` and history staging must keep their crash points.
+The JSON of canonical form and of the save file goes through encoders made once, which must
+write exactly what ``json.dumps`` with the same options writes; history files are staged
+in place (no rename of their own), with the same three crash points as an atomic write.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem import canonical
 from pbem.folder import TEMP_PREFIX, set_crash_hook
 from pbem.integrity import history_path, store_history
-from pbem.keys import Identity, encrypt
-from pbem.orders import AGE_BEGIN, AGE_END
-from pbem.reports import _armour_normal, _normal_block, prose_digest, written_digest
+from pbem.save import FORMAT, read_save
 
-EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "150"))
+from .conftest import Table
 
-_PIECES = st.sampled_from(
-    [
-        AGE_BEGIN,
-        AGE_END,
-        "PBEM REPORT symbiote",
-        "PBEM PUBLIC REPORT",
-        "  PBEM REPORT x",
-        "xPBEM REPORT",
-        "YWdlLWVuY3J5cHRpb24ub3JnL3Yx",
-        "a word",
-        "  indented  words ",
-        "",
-        " ",
-        "\t",
-        "\x0b",
-        "\x1c",
-        "\r",
-        "é",
-        "\u2028",
-        "\u00a0",
-        "Ｆｕｌｌ",
-        "e\u0301",
-    ]
-)
-_TEXT = st.lists(st.one_of(_PIECES, st.text(max_size=12)), max_size=30).flatmap(
-    lambda parts: st.lists(
-        st.sampled_from(["\n", " ", "", "\n\n", "\r\n"]), min_size=len(parts), max_size=len(parts)
-    ).map(lambda seps: "".join(p + s for p, s in zip(parts, seps, strict=True)))
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "100"))
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
 )
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(_TEXT)
-def test_written_digest_is_the_prose_digest(text: str) -> None:
-    assert written_digest(text) == prose_digest(text.splitlines())
+@given(_JSON)
+def test_canonical_bytes_are_json_dumps_sorted_and_compact(value: Any) -> None:
+    plain = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if not any(ord(c) > 0xFFFF for c in plain):  # beyond the BMP, keys go in UTF-16 order
+        assert canonical.dumps(value) == plain.encode()
+    assert canonical.compact(value) == plain.encode()
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
-@given(_TEXT)
-def test_armour_normal_is_the_normal_block(text: str) -> None:
-    assert _armour_normal(text) == _normal_block(text)
+def test_the_save_file_layout_is_unchanged(table: Table) -> None:
+    table.play_step()
+    data = table.save_bytes
+    save = read_save(data, "save.json")
+    doc = json.loads(data)
 
+    def line(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
-def test_fast_paths_on_real_reports_text() -> None:
-    me = Identity.generate("alice")
-    block = encrypt(b"a hand of cards\n" * 40, [me.public()], pad_to=2048)
-    assert _armour_normal(block) == _normal_block(block) == block.strip()
-    prose = f"Game notes\nPBEM REPORT turn 3\n\nYour hand:\n  {block.rstrip()}\n\nAwaiting: bob\n"
-    assert written_digest(prose) == prose_digest(prose.splitlines())
-    # the encrypted block is left out of the text's digest, and the lines before the title
-    assert written_digest(prose) == written_digest("PBEM REPORT turn 3 Your hand: Awaiting: bob")
-    assert written_digest(prose) != written_digest(prose.replace("bob", "carol"))
+    fields = ",\n".join(f"  {line(k)}: {line(save.body[k])}" for k in sorted(save.body))
+    tail = f' "format": {line(FORMAT)},\n "signature": {line(doc["signature"])}\n'
+    assert data == f'{{\n "body": {{\n{fields}\n }},\n{tail}}}\n'.encode()
 
 
 def test_history_staging_keeps_its_crash_points(tmp_path: Path) -> None:
