@@ -6,7 +6,8 @@ ratios stay meaningful on a noisy machine:
 1. a 4-player Symbiote turn through the real pipeline (submit: unseal, verify, validate,
    save; advance: resolve, save, render and encrypt five reports, sign) against the raw cost
    of the crypto that turn needs (the same age and Ed25519 operations on data of the same
-   size, nothing else), on disk and on tmpfs;
+   size, nothing else), on disk and on tmpfs; beside it the same turn as the moderator
+   plays it (submit with advance: one save written), against its own floor;
 2. engine-only games per second for every installed game, random bots and greedy bots
    (setup, bots, validate, resolve; no files, no crypto);
 3. a whole ``pbem demo`` game's wall time;
@@ -47,6 +48,7 @@ from pbem.engine import GameFolder
 from pbem.game import OrderLine
 from pbem.keys import ORDERS_DOMAIN, REPORT_DOMAIN, SAVE_DOMAIN, Identity, encrypt
 from pbem.orders import seal, sign
+from pbem.padding import ORDERS_SIZE
 from pbem.player import bot_orders, form_header
 from pbem.registry import game_names, get_game
 from pbem.reports import parse_report
@@ -133,16 +135,19 @@ def turn_cost(turns: int, where: str | None, label: str) -> TurnCost:
         # The crypto floors of such a turn, on data of the same sizes: the age and Ed25519
         # operations alone.  Each counts the save as read cold (its signature verified, its
         # secret part decrypted), although the engine skips both for a save it wrote itself.
+        # Parts are padded as the engine pads them (the game's sizes, the order file's).
         loaded = folders["two"].load(moderator)
+        padding = loaded.game.info.padding
         secret_plain = canonical.dumps(loaded.secret.to_json(loaded.save.game_id, loaded.save.revision))
+        secret_size = padding.secret_size(loaded.save.turn)
         body_bytes = canonical.dumps(loaded.save.body)
         body_sig = moderator.sign(SAVE_DOMAIN, body_bytes)
         order_text = b"x" * 200
         order_sig = seats[0].sign(ORDERS_DOMAIN, order_text)
-        sealed_order = encrypt(order_text, [moderator.public()])
+        sealed_order = encrypt(order_text, [moderator.public()], pad_to=ORDERS_SIZE)
         private_plain = b"y" * 900
         card, mod_card = seats[0].public(), moderator.public()
-        sealed_secret = encrypt(secret_plain, [mod_card])
+        sealed_secret = encrypt(secret_plain, [mod_card], pad_to=secret_size)
 
         def order_and_load() -> None:
             # open the sealed order file and verify it; load the save (verify, decrypt)
@@ -152,13 +157,13 @@ def turn_cost(turns: int, where: str | None, label: str) -> TurnCost:
             moderator.decrypt(sealed_secret)
 
         def write_save() -> None:
-            encrypt(secret_plain, [mod_card])
+            encrypt(secret_plain, [mod_card], pad_to=secret_size)
             moderator.sign(SAVE_DOMAIN, body_bytes)
 
         def reports() -> None:
             # four private parts, five report signatures
             for _ in range(4):
-                encrypt(private_plain, [card, mod_card])
+                encrypt(private_plain, [card, mod_card], pad_to=padding.report)
             for _ in range(5):
                 moderator.sign(REPORT_DOMAIN, body_bytes[:2000])
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from pbem.archive.write import archive_game
 from pbem.cli import main
 from pbem.engine import GameFolder, verify_replay
 from pbem.errors import ConflictError, OrdersRejected, ReplayError
@@ -208,6 +209,17 @@ def test_one_save_turns_play_the_same_game(tmp_path: Path, keys: dict[str, Ident
     assert verify_replay(one.folder.read()) == steps
     done = CliRunner().invoke(main, ["verify", str(one.folder.path)])
     assert done.exit_code == 0 and f"verified: {steps} turns" in done.output, done.output
+    # and its archive, which checks every revision in history against the re-played game
+    written = archive_game(one.folder.path, tmp_path / "archive-one", None)
+    reference = archive_game(two.folder.path, tmp_path / "archive-two", None)
+    assert written.problem is None and written.summary == reference.summary
+
+    def words(path: Path, saves: int) -> str:  # the archive says how many saves it checked
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        assert f"with {saves} signed saves: every position matches" in text
+        return text.replace(f"with {saves} signed saves", "with N signed saves")
+
+    assert words(written.text, steps + 1) == words(reference.text, 2 * steps + 1)
 
 
 # ---- the command line ----------------------------------------------------------------------------
