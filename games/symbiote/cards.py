@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 SUITS = ("C", "D", "H", "S")
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -174,6 +175,16 @@ def legal_sets(hand: Sequence[str]) -> list[tuple[str, ...]]:
 
 def best_sets(hand: Sequence[str]) -> tuple[int, list[tuple[str, ...]]]:
     """The disjoint sets from ``hand`` worth the most points (fewest cards used on ties)."""
+    if not could_hold_set(hand):
+        return 0, []
+    points, chosen = _best_sets(tuple(sorted(hand, key=SORT_KEY.__getitem__)))
+    return points, list(chosen)
+
+
+@lru_cache(maxsize=8192)
+def _best_sets(hand: tuple[str, ...]) -> tuple[int, tuple[tuple[str, ...], ...]]:
+    """:func:`best_sets` of a hand in display order (remembered: the search depends only on
+    which cards are held, and bots ask about the same hands again and again)."""
     best: tuple[int, int, list[tuple[str, ...]]] = (0, 0, [])
 
     def search(cards: list[str], chosen: list[tuple[str, ...]], points: int, used: int) -> None:
@@ -200,7 +211,7 @@ def best_sets(hand: Sequence[str]) -> tuple[int, list[tuple[str, ...]]]:
         search(rest, chosen, points, used)
 
     search(list(hand), [], 0, 0)
-    return best[0], best[2]
+    return best[0], tuple(best[2])
 
 
 # ---------------------------------------------------------------------------- parsing

@@ -179,6 +179,30 @@ def read_line(text: str) -> tuple[str, str, Any]:
     return "unknown", word, None
 
 
+def _plain(sit: Situation, lines: Sequence[OrderLine]) -> dict[str, Any] | None:
+    """The commonest files, decided at once: in the first step `draw` alone, or `take` or
+    `draw` then a discard from the hand; in the play step a discard from the hand.  None
+    for any other file, which :func:`validate` then reads in full (to the same answer)."""
+    if sit.phase == "act":
+        if not 0 < len(lines) < 3:
+            return None
+        kind, word, _ = read_line(lines[0].text)
+        if kind != "action" or not (sit.can_draw if word == "draw" else sit.can_take):
+            return None
+        if len(lines) == 1:
+            return {"action": "draw", "wait": True, "plays": [], "discard": None} if word == "draw" else None
+        kind, _, card = read_line(lines[1].text)
+        if kind != "discard" or card not in sit.hand:
+            return None
+        return {"action": word, "wait": False, "plays": [], "discard": card}
+    if len(lines) != 1:
+        return None
+    kind, _, card = read_line(lines[0].text)
+    if kind != "discard" or card not in sit.hand:
+        return None
+    return {"action": None, "wait": False, "plays": [], "discard": card}
+
+
 def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     """Read and check one order file against the seat's view.
 
@@ -188,6 +212,9 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     if not sit.my_turn:
         whose = "the game is over" if sit.phase == "over" else f"it is {who(view.public['seat'])}'s turn"
         raise OrderErrors([IllegalOrderError(None, f"you have no orders to give: {whose}")])
+    plain = _plain(sit, lines)
+    if plain is not None:
+        return plain
     errors: list[OrderError] = []
     actions: list[tuple[OrderLine, str]] = []
     sets: list[tuple[OrderLine, list[str], str | None]] = []
