@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import deque
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from pbem.game import View
 
 from . import board, corners
 from .forecast import corner_hints
-from .orders import advance, boardings, copy_turn, fallback_problem, legal_steps
+from .orders import boardings, copy_turn, fallback_problem, legal_steps
 from .rules import award_for, moved, player
 from .turns import Turn, start_turn, step_text
 
@@ -88,31 +88,73 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
         return _corner_choice(view, free)
     turn = _turn(view)
     sats = list(view.public["sats"])
-    plan: Plan = []
-    waste_points: list[Turn] = []
+    key = tuple(sats)
+    where, psi, moves, stormed, limit = turn.where, turn.psi, turn.moves, turn.storm_placed, turn.extra_limit
+    lines: list[str] = []
+    waste_points: list[tuple[str, int, int, bool]] = []  # the turn before each move
     for _ in range(4):
-        options = legal_steps(turn, sats)
+        options = _choices(where, moves, psi, stormed, limit, key)
         pick = rng.randbelow(len(options) + 1)
         if pick == len(options):
             break
-        step = options[pick]
-        if step[0] == "move":
-            waste_points.append(copy_turn(turn))
-        plan.append(step)
-        advance(turn, step)
-    lines = [step_text(s) for s in plan]
+        kind, target, text = options[pick]
+        if kind == "move":
+            waste_points.append((where, psi, moves, stormed))
+        lines.append(text)
+        if kind == "storm":  # orders.advance, on the turn's parts
+            stormed = True
+            continue
+        if moves >= 1:
+            psi -= 1
+        moves += 1
+        if kind != "ride":
+            where = target
     if waste_points and rng.randbelow(3) == 0:
-        point = copy_turn(rng.choice(waste_points))
+        points = [Turn(turn.seat, w, p, m, st, limit) for w, p, m, st in waste_points]
+        point = copy_turn(rng.choice(points))
         point.psi -= 1 if point.moves >= 1 else 0
         point.moves += 1
-        options = legal_steps(point, sats)
-        if options:
-            fallback = [rng.choice(options)]
-            if fallback_problem(waste_points[0], fallback, sats) is None or any(
-                fallback_problem(p, fallback, sats) is None for p in waste_points
+        options_now = legal_steps(point, sats)
+        if options_now:
+            fallback = [rng.choice(options_now)]
+            if fallback_problem(points[0], fallback, sats) is None or any(
+                fallback_problem(p, fallback, sats) is None for p in points
             ):
                 lines.append("if wasted: try " + step_text(fallback[0]))
     return lines or ["pass"]
+
+
+Choice = tuple[str, str, str]
+"""A step as (kind, where to, its order line)."""
+_RIDE: tuple[Choice, ...] = (("ride", "", "ride"),)
+_STORM: tuple[Choice, ...] = (("storm", "", "storm"),)
+
+
+def _choices(
+    where: str, moves: int, psi: int, stormed: bool, limit: int, sats: tuple[int, ...]
+) -> tuple[Choice, ...]:
+    """:func:`.orders.legal_steps` for a turn given by its parts, as :data:`Choice` s in the
+    same order (moves, boardings, ride, storm)."""
+    if where in board.TRACK_BY_MOON:
+        if moves >= 1:
+            return ()
+        return _leaves(where, sats[board.MOONS.index(where)]) + _RIDE
+    if moves >= 1 and (psi < 1 or (limit and moves > limit)):
+        steps: tuple[Choice, ...] = ()
+    else:
+        steps = _moves_and_boardings(where, sats)
+    return steps if stormed else steps + _STORM
+
+
+@cache
+def _leaves(moon: str, seg: int) -> tuple[Choice, ...]:
+    return tuple(("move", s, f"move {s}") for s in board.spaces_by_segment(moon, seg))
+
+
+@lru_cache(maxsize=8192)
+def _moves_and_boardings(where: str, sats: tuple[int, ...]) -> tuple[Choice, ...]:
+    moves = tuple(("move", s, f"move {s}") for s in board.adjacency()[where])
+    return moves + tuple(("board", m, f"board {m}") for m in boardings(sats).get(where, ()))
 
 
 @cache

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -157,6 +157,28 @@ def _parse_fallback(text: str) -> list[list[str]] | None:
     return steps
 
 
+_READ_CACHED = 80
+"""Lines up to this long are read once per process (:func:`_read`): bots and players write
+the same few lines over and over; a longer line is read anew, so no input can fill memory."""
+
+
+def _read(parse: Callable[[str], list[list[str]] | None], text: str) -> list[list[str]] | None:
+    """``parse(text)`` (a pure reader: :func:`parse_steps` or :func:`_parse_fallback`), from a
+    memo for short lines; the caller gets its own lists.  Raises _Bad as ``parse`` does."""
+    if len(text) > _READ_CACHED:
+        return parse(text)
+    steps = _read_once(parse, text)
+    return None if steps is None else [list(step) for step in steps]
+
+
+@lru_cache(maxsize=4096)
+def _read_once(
+    parse: Callable[[str], list[list[str]] | None], text: str
+) -> tuple[tuple[str, ...], ...] | None:
+    steps = parse(text)
+    return None if steps is None else tuple(tuple(step) for step in steps)
+
+
 def legal_steps(turn: Turn, sats: list[int]) -> list[list[str]]:
     """Every step allowed next (moves, boardings, ride, storm) for a turn in progress: the
     steps :func:`.turns.step_problem` lets through, in the order moves, boardings, ride, storm
@@ -254,7 +276,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                         AmbiguousOrderError, f"a second 'if wasted' (line {fallback_line.number} has one)"
                     )
                 fallback_line = line
-                fallback = _parse_fallback(text)
+                fallback = _read(_parse_fallback, text)
                 continue
             if low.startswith("spend"):
                 match = re.fullmatch(r"spend\s+(\d+)(\s+psi)?", low)
@@ -277,7 +299,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 raise _Bad(
                     IllegalOrderError, f"corners are chosen at setup; you are {_place(turn.where)} now"
                 )
-            parsed = parse_steps(text)
+            parsed = _read(parse_steps, text) or []
         except _Bad as bad:
             errors.append(bad.kind(line, bad.message, bad.suggestion))
             continue

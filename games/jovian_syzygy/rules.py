@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -99,13 +99,18 @@ def options_of(state: State) -> dict[str, Any]:
 
 def turn_order(state: State) -> list[int]:
     """Seats in this round's order: the first player, then to the left (seat + 1)."""
-    n = state["players"]
-    return [(state["first"] + i) % n for i in range(n)]
+    return list(_order(state["first"], state["players"]))
+
+
+@lru_cache(maxsize=64)
+def _order(first: int, n: int) -> tuple[int, ...]:
+    return tuple((first + i) % n for i in range(n))
 
 
 def sequential(state: State) -> bool:
-    """Whether players take their turns one after another (option ``turns=sequential``)."""
-    return options_of(state).get("turns", "round") == "sequential"
+    """Whether players take their turns one after another (option ``turns=sequential``).
+    (Read without :func:`options_of`'s copy: no older spelling of ``turns`` exists.)"""
+    return state["options"].get("turns", "round") == "sequential"
 
 
 def asked(state: State) -> tuple[int, ...]:
@@ -227,13 +232,7 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
     where = state["where"]
     psi = list(state["psi"])
     last_gain = list(state["last_gain"])
-    events.append(
-        Event(
-            "The satellites move: "
-            + ", ".join(f"{t.title} to segment {s + 1}" for t, s in zip(board.TRACKS, sats, strict=True))
-            + "."
-        )
-    )
+    events.append(Event(_satellites_move(tuple(sats))))
     awards: list[Any] = [None] * n
     for seat in turn_order(state):
         if where[seat] not in board.TRACK_BY_MOON:
@@ -274,6 +273,16 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
         if summary is not None:
             events.append(Event(f"The game ends: {summary.summary}"))
     return new, tuple(events)
+
+
+@lru_cache(maxsize=8192)
+def _satellites_move(sats: tuple[int, ...]) -> str:
+    """The event of the satellites' move to ``sats`` (one text per position, made once)."""
+    return (
+        "The satellites move: "
+        + ", ".join(f"{t.title} to segment {s + 1}" for t, s in zip(board.TRACKS, sats, strict=True))
+        + "."
+    )
 
 
 def _ends(state: State) -> bool:

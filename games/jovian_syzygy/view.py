@@ -16,7 +16,7 @@ from pbem.render import render
 
 from . import board, corners
 from .forecast import forecast_lines
-from .rules import asked, best_line_at, options_of, player, sequential, turn_order
+from .rules import asked, best_line_at, options_of, player, turn_order
 
 GAME_NAME = "jovian-syzygy"
 _OPTION_KEYS = ("solo", "max-rounds", "at-cap", "ride", "setup-check", "max-extra-moves", "corners", "turns")
@@ -28,18 +28,20 @@ COLUMNS = 84
 def observe(state: dict[str, Any], seat: int | None) -> View:
     """Copy in what anyone may see: positions, Psi, storms, the last awards, the round."""
     opts = options_of(state)
+    order = turn_order(state)
+    storms = state["storms"]
     public = {
         "players": state["players"],
         "options": {k: opts[k] for k in _OPTION_KEYS if k in opts},
         "round": state["round"],
         "rounds_played": state["rounds_played"],
         "first": state["first"],
-        "turn_order": turn_order(state),
+        "turn_order": order,
         "sats": list(state["sats"]),
         "where": list(state["where"]),
         "psi": list(state["psi"]),
         "last_gain": list(state["last_gain"]),
-        "storms": {k: int(v) for k, v in sorted(state["storms"].items())},
+        "storms": {k: int(storms[k]) for k in sorted(storms)},  # keys unique: sorted as the items
         "awards": [
             None
             if a is None
@@ -52,9 +54,9 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
     if corners.choosing(state):
         public["phase"] = "corners"
         public["asked"] = list(asked(state))
-    elif sequential(state) and not state["over"]:
+    elif opts.get("turns", "round") == "sequential" and not state["over"]:  # rules.sequential
         public["step"] = int(state.get("step", 0))
-        public["to_move"] = asked(state)[0]
+        public["to_move"] = order[state.get("step", 0)]  # rules.asked: the one seat asked
     award_sats = state.get("award_sats")
     if award_sats is not None and list(award_sats) != list(state["sats"]):
         public["award_sats"] = list(award_sats)
