@@ -209,27 +209,28 @@ def _shape(
     return tuple(out)
 
 
-_FEASIBLE3: dict[tuple[Arc, Arc, Arc, tuple[int, ...], float, float], list[Interval]] = {}
+_FEASIBLE3: dict[tuple[Arc, Arc, Arc, tuple[int, ...], float, float], tuple[Interval, ...]] = {}
 """Memo of :func:`_feasible` for three bodies: a line of three depends on three satellites'
 segments only, so every position of the fourth satellite asks the same (emptied when it holds
 :data:`_PAIR_SETS_MAX` entries)."""
 
 
-def _feasible_any(arcs: list[Arc], signs: tuple[int, ...], lo: float, hi: float) -> list[Interval]:
-    """:func:`_feasible`, memoised for three bodies (the returned list is shared: do not change it)."""
+def _feasible_any(arcs: list[Arc], signs: tuple[int, ...], lo: float, hi: float) -> Sequence[Interval]:
+    """:func:`_feasible`, memoised for three bodies (as tuples: plain values the garbage
+    collector need not follow)."""
     if len(arcs) != 3:
         # A line through four needs one through any three of them on the same sides and
         # for the same d (the same pair sets, intersected fewer times): the memoised three
         # rule most fours out at once.
         if not _feasible_any(arcs[:3], signs[:3], lo, hi) or not _feasible_any(arcs[1:], signs[1:], lo, hi):
-            return []
+            return ()
         return _feasible(arcs, signs, lo, hi)
     key = (arcs[0], arcs[1], arcs[2], signs, lo, hi)
     got = _FEASIBLE3.get(key)
     if got is None:
         if len(_FEASIBLE3) >= _PAIR_SETS_MAX:
             _FEASIBLE3.clear()
-        got = _FEASIBLE3[key] = _feasible(arcs, signs, lo, hi)
+        got = _FEASIBLE3[key] = tuple(_feasible(arcs, signs, lo, hi))
     return got
 
 

@@ -56,7 +56,7 @@ def play_digest(kind: str, players: int, options: dict[str, Any], seed: str, rep
         digest.update(b"S" + _canon(state))
         outcome = game.outcome(state)
         if outcome is not None:
-            digest.update(b"O" + _canon([list(outcome.winners), list(outcome.scores), outcome.summary]))
+            digest.update(b"O" + _canon([outcome.winners, outcome.scores, outcome.summary]))
             break
         orders = {}
         for seat in game.to_act(state):
