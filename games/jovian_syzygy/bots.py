@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from functools import cache, lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 from pbem.game import View
@@ -151,10 +151,18 @@ def _leaves(moon: str, seg: int) -> tuple[Choice, ...]:
     return tuple(("move", s, f"move {s}") for s in board.spaces_by_segment(moon, seg))
 
 
-@lru_cache(maxsize=8192)
 def _moves_and_boardings(where: str, sats: tuple[int, ...]) -> tuple[Choice, ...]:
-    moves = tuple(("move", s, f"move {s}") for s in board.adjacency()[where])
-    return moves + tuple(("board", m, f"board {m}") for m in boardings(sats).get(where, ()))
+    return _moves(where) + _boardings(boardings(sats).get(where, ()))
+
+
+@cache
+def _moves(where: str) -> tuple[Choice, ...]:
+    return tuple(("move", s, f"move {s}") for s in board.adjacency()[where])
+
+
+@cache
+def _boardings(moons: tuple[str, ...]) -> tuple[Choice, ...]:
+    return tuple(("board", m, f"board {m}") for m in moons)
 
 
 @cache
