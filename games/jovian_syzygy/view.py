@@ -9,6 +9,7 @@ public part alone.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from pbem.game import View
@@ -16,7 +17,7 @@ from pbem.render import render
 
 from . import board, corners
 from .forecast import forecast_lines
-from .rules import asked, best_line_at, options_of, player, turn_order
+from .rules import asked, best_line_at, options_of, player, sequential, turn_order
 
 GAME_NAME = "jovian-syzygy"
 _OPTION_KEYS = ("solo", "max-rounds", "at-cap", "ride", "setup-check", "max-extra-moves", "corners", "turns")
@@ -27,12 +28,11 @@ COLUMNS = 84
 
 def observe(state: dict[str, Any], seat: int | None) -> View:
     """Copy in what anyone may see: positions, Psi, storms, the last awards, the round."""
-    opts = options_of(state)
     order = turn_order(state)
     storms = state["storms"]
     public = {
         "players": state["players"],
-        "options": {k: opts[k] for k in _OPTION_KEYS if k in opts},
+        "options": _public_options(state),
         "round": state["round"],
         "rounds_played": state["rounds_played"],
         "first": state["first"],
@@ -54,13 +54,30 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
     if corners.choosing(state):
         public["phase"] = "corners"
         public["asked"] = list(asked(state))
-    elif opts.get("turns", "round") == "sequential" and not state["over"]:  # rules.sequential
+    elif sequential(state) and not state["over"]:
         public["step"] = int(state.get("step", 0))
         public["to_move"] = order[state.get("step", 0)]  # rules.asked: the one seat asked
     award_sats = state.get("award_sats")
     if award_sats is not None and list(award_sats) != list(state["sats"]):
         public["award_sats"] = list(award_sats)
     return View(game=GAME_NAME, seat=seat, public=public, private={})
+
+
+def _public_options(state: dict[str, Any]) -> dict[str, Any]:
+    """The options a view shows, by their kebab-case names in :data:`_OPTION_KEYS` order (made
+    once per set of options: every view of every game asks)."""
+    options = state["options"]
+    if all(type(v) is str or type(v) is int for v in options.values()):
+        # Plain words and numbers: equal keys are the very same options (no True for 1).
+        return dict(_shown_options(tuple(options.items())))
+    opts = options_of(state)
+    return {k: opts[k] for k in _OPTION_KEYS if k in opts}
+
+
+@lru_cache(maxsize=256)
+def _shown_options(items: tuple[tuple[Any, Any], ...]) -> tuple[tuple[str, Any], ...]:
+    opts = options_of({"options": dict(items)})
+    return tuple((k, opts[k]) for k in _OPTION_KEYS if k in opts)
 
 
 Cell = tuple[int, int, str]
