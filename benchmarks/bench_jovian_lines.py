@@ -4,8 +4,9 @@
 
 Measures (1) the uncached best-line search for one rider (every board position drawn at
 random, with a random rotation so no two calls share work), (2) the setup check (is any
-line of three possible), (3) the memoised award lookup the rules and bots use, and (4)
-complete 4-player greedy-bot games through observe / bot / validate / resolve.
+line of three possible), (3) the whole table of award lines (every position and rider) from
+empty memos, (4) the memoised award lookup the rules and bots use, and (5) complete 4-player
+greedy-bot games through observe / bot / validate / resolve.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from itertools import product
 
 from pbem.game import OrderLine
 from pbem.rng import Rng
-from pbem_games.jovian_syzygy import GAME, board
+from pbem_games.jovian_syzygy import GAME, board, lines
 from pbem_games.jovian_syzygy.lines import Body, any_syzygy, best_line
-from pbem_games.jovian_syzygy.rules import best_line_at, bodies_key
+from pbem_games.jovian_syzygy.rules import _best_at, best_line_at, bodies_key
 
 
 def _positions(count: int) -> list[tuple[list[Body], str]]:
@@ -47,6 +49,20 @@ def play_one(seed: int) -> int:
     return rounds
 
 
+def whole_table() -> int:
+    """Work out best_line_at for all 6,048 positions and 4 riders with every memo emptied first
+    (the line search's pair sets and lines of three, and the award memo); returns the count."""
+    _best_at.cache_clear()
+    lines._PAIR_SETS.clear()
+    lines._FEASIBLE3.clear()
+    count = 0
+    for sats in product(*(range(t.segments) for t in board.TRACKS)):
+        for moon in board.MOONS:
+            best_line_at(list(sats), moon)
+            count += 1
+    return count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--positions", type=int, default=20000)
@@ -69,6 +85,14 @@ def main() -> None:
     print(
         f"any_syzygy (setup check): {elapsed / args.positions * 1e6:.0f} us each; "
         f"three can line up in {lined / args.positions:.1%} of positions"
+    )
+
+    start = time.process_time()
+    table = whole_table()
+    elapsed = time.process_time() - start
+    print(
+        f"every position and rider ({table:,} best_line_at answers) from empty memos: {elapsed:.2f} cpu s "
+        f"= {elapsed / table * 1e6:.0f} us each"
     )
 
     rng = Rng(b"bench-cached")
