@@ -261,7 +261,8 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     errors: list[OrderError] = []
     turn = start_turn(seat, public["where"][seat], public["psi"][seat], public["options"])
     steps: list[list[str]] = []
-    waste_points: list[tuple[Turn, bool]] = []
+    # Where a move could be wasted (True) or found impossible (False): the turn's parts then.
+    waste_points: list[tuple[str, int, int, bool, bool]] = []
     push = public["options"].get("ride", "stay") == "push"
     fallback: list[list[str]] | None = None
     fallback_line: OrderLine | None = None
@@ -317,10 +318,10 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
             if problem:
                 errors.append(IllegalOrderError(line, problem, _nearest(step_text(step), turn, sats)))
             if step[0] == "move":
-                waste_points.append((copy_turn(turn), True))
+                waste_points.append((turn.where, turn.psi, turn.moves, turn.storm_placed, True))
             if push and (step[0] == "board" or turn.where in board.TRACK_BY_MOON):
                 # An earlier player's push can make this step impossible.
-                waste_points.append((copy_turn(turn), False))
+                waste_points.append((turn.where, turn.psi, turn.moves, turn.storm_placed, False))
             steps.append(step)
             advance(turn, step)
     moves = sum(1 for s in steps if s[0] != "storm")
@@ -330,7 +331,12 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 IllegalOrderError(fallback_line, "no move in this plan enters a space, so none can be wasted")
             )
         else:
-            problems = [fallback_problem(point, fallback, sats, used) for point, used in waste_points]
+            problems = [
+                fallback_problem(
+                    Turn(seat, where, psi, moves, stormed, turn.extra_limit), fallback, sats, used
+                )
+                for where, psi, moves, stormed, used in waste_points
+            ]
             if all(problems):
                 errors.append(
                     IllegalOrderError(fallback_line, f"the fallback could never be used: {problems[-1]}")

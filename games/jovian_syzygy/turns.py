@@ -94,7 +94,7 @@ def play_turn(
     """Carry out one seat's plan; change ``turn``, ``sats`` (push variant) and ``storms``."""
     who = player(turn.seat)
     log: list[str] = []
-    steps = [list(s) for s in orders.get("steps", [])]
+    steps = orders.get("steps", [])  # read only: the orders are not changed
     fallback = orders.get("fallback")
     in_fallback = False
     i = 0
@@ -108,7 +108,7 @@ def play_turn(
                 break
             log.append(f"{who} cannot {step_text(step)}: {problem}.")
             in_fallback = True
-            steps, i = [list(s) for s in fallback], 0
+            steps, i = fallback, 0
             log.append(f"{who} tries the fallback: {', '.join(step_text(s) for s in steps)}.")
             continue
         kind = step[0]
@@ -158,7 +158,7 @@ def play_turn(
                 log.append(f"{who} stops (if wasted: stop).")
             break
         in_fallback = True
-        steps, i = [list(s) for s in fallback], 0
+        steps, i = fallback, 0
         log.append(f"{who} tries the fallback: {', '.join(step_text(s) for s in steps)}.")
     return log
 
