@@ -188,8 +188,9 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         return _choose_corners(state, orders, rng)
     opts = options_of(state)
     order = turn_order(state)
-    step = state.get("step", 0) if sequential(state) else 0
-    seats = order[step : step + 1] if sequential(state) else order
+    one = sequential(state)
+    step = state.get("step", 0) if one else 0
+    seats = order[step : step + 1] if one else order
     sats = list(state["sats"])
     where = list(state["where"])
     psi = list(state["psi"])
@@ -204,7 +205,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         log = play_turn(turn, plan, sats, storms, rng, push)
         if not log:
             log = [f"{player(seat)} does nothing."]
-        events.extend(Event(text) for text in log)
+        events += map(Event, log)
         where[seat], psi[seat] = turn.where, turn.psi
     new = {**state, "options": opts, "sats": sats, "where": where, "psi": psi, "storms": storms}
     if seats[-1] != order[-1]:
