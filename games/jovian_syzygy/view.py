@@ -9,7 +9,7 @@ public part alone.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from pbem.game import View
@@ -21,6 +21,8 @@ from .rules import asked, best_line_at, options_of, player, sequential, turn_ord
 
 GAME_NAME = "jovian-syzygy"
 _OPTION_KEYS = ("solo", "max-rounds", "at-cap", "ride", "setup-check", "max-extra-moves", "corners", "turns")
+_OPTION_SET = frozenset(_OPTION_KEYS)
+_pick_options = itemgetter(*_OPTION_KEYS)
 COLUMNS = 84
 """Columns of the unrolled text board: 360 degrees, divisible by every segment and space count
 (lcm of 3, 6, 12 and 28), printed in two halves of 42."""
@@ -64,20 +66,12 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
 
 
 def _public_options(state: dict[str, Any]) -> dict[str, Any]:
-    """The options a view shows, by their kebab-case names in :data:`_OPTION_KEYS` order (made
-    once per set of options: every view of every game asks)."""
+    """The options a view shows, by their kebab-case names in :data:`_OPTION_KEYS` order."""
     options = state["options"]
-    if all(type(v) is str or type(v) is int for v in options.values()):
-        # Plain words and numbers: equal keys are the very same options (no True for 1).
-        return dict(_shown_options(tuple(options.items())))
+    if type(options) is dict and options.keys() == _OPTION_SET:  # every option, no old names
+        return dict(zip(_OPTION_KEYS, _pick_options(options), strict=True))
     opts = options_of(state)
     return {k: opts[k] for k in _OPTION_KEYS if k in opts}
-
-
-@lru_cache(maxsize=256)
-def _shown_options(items: tuple[tuple[Any, Any], ...]) -> tuple[tuple[str, Any], ...]:
-    opts = options_of({"options": dict(items)})
-    return tuple((k, opts[k]) for k in _OPTION_KEYS if k in opts)
 
 
 Cell = tuple[int, int, str]

@@ -241,8 +241,8 @@ def test_a_line_read_from_the_memo_is_the_callers_own() -> None:
 
 
 def test_a_views_options_keep_their_exact_values() -> None:
-    """The view's options are made once per set of options: 1 and True (equal as keys) must
-    still show as themselves."""
+    """A view's options, on the fast path (every option, new names) or not, are the state's own
+    values: 1, True and 1.0 (equal to each other) each show as themselves; old names are renamed."""
     game = get_game("jovian-syzygy")
     for value in (1, True, 1.0, 1):
         view = game.observe(make_state(["D-3", "NE"], **{"max-rounds": value}), 0)
