@@ -33,7 +33,7 @@ from pbem.errors import ConflictError, DuplicateError, PbemError
 from pbem.keys import Identity
 from pbem.mail.extract import AGE_BINARY_MAGIC
 from pbem.moderator.config import CONFIG_NAME, GameConfig, RootConfig
-from pbem.moderator.durable import arm_engine_writes, remove, step, sweep_tree, write_once
+from pbem.moderator.durable import arm_engine_writes, link_all, remove, step, sweep_tree, write_once
 from pbem.moderator.journal import Entry, added
 from pbem.moderator.lock import local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
@@ -295,7 +295,9 @@ class Moderator:
         files, settling = inbox_files(game_dir / INBOX_DIR, self.real_ns(), self.settle_ns)
         ids = [self._entry_id(f) for f in files]
         record, resume = self._resume_taking(record, ids, save, now)
-        record = self._recover(folder, game_dir, record, save, now, config.timing, post)
+        if record.advancing is not None:
+            record = self._recover(folder, game_dir, record, save, now, config.timing, post)
+            save = folder.read(self.card)  # finishing an advance may have marked a seat (a new save)
         record = self._ensure_clock(game_dir, record, save, now)
         record = self._deliver_reports(folder, game_dir, record, save, post)
         if len(files) > MAX_FILES_PER_PASS:
@@ -308,14 +310,26 @@ class Moderator:
             )
             self._save(game_dir, record)
         kinds: list[str] = []
-        for inbox_file, entry_id in zip(files, ids, strict=True):
-            retry = entry_id == resume
-            record, kind = self._handle_file(
-                folder, game_dir, record, inbox_file, post, now, config.timing, retry
+        advanced = 0
+        # The last file of the pass may resolve the turn it completes in the same save write,
+        # as the advance after the files would (the record holds that advance's intent),
+        # unless a seat's status is still to be marked first (see _sync_statuses).
+        advance = record.advancing is not None and not any(
+            p["status"] == "active" and record.seat(n).abandoned
+            for n, p in zip(save.names, save.body["players"], strict=True)
+        )
+        for i, (inbox_file, entry_id) in enumerate(zip(files, ids, strict=True)):
+            retry, last = entry_id == resume, i == len(files) - 1
+            record, kind, resolved = self._handle_file(
+                folder, game_dir, record, inbox_file, post, now, config.timing, retry, advance and last
             )
             if kind:
                 kinds.append(kind)
-        advanced = 0
+            if resolved:  # the file completed the turn, resolved in its own save write
+                step("advanced")
+                fresh = folder.read(self.card)
+                record = self._finish_advance(folder, game_dir, record, fresh, now, config.timing, post)
+                advanced += 1
         next_due: int | None = None
         while advanced < MAX_ADVANCES:
             save = folder.read(self.card)
@@ -463,7 +477,10 @@ class Moderator:
     def _deliver_reports(
         self, folder: GameFolder, game_dir: Path, record: Record, save: Save, post: Post
     ) -> Record:
-        """Copy the current turn's reports into each player's folder (and outbox), once."""
+        """Hand the current turn's reports (and pictures) to each player, once: into their
+        folder as hard links of the engine's files in ``reports/turn-NNNN/`` (a durable copy
+        where a link cannot be made: :func:`pbem.moderator.durable.link_all`), and into the
+        outbox for a player with an address."""
         if record.delivered is not None and record.delivered[0] == save.turn:
             return record
         reports = folder.reports_dir(save.turn)
@@ -473,34 +490,35 @@ class Moderator:
             # them (again) now.
             folder.publish(self.identity, folder.load(self.identity))
             step("published")
-        pictures: list[tuple[str, bytes]] = []
-        for path in sorted(reports.iterdir()):
-            if path.suffix != ".txt" and not path.name.startswith("."):
-                pictures.append((path.name, path.read_bytes()))
+        pictures = sorted(
+            p for p in reports.iterdir() if p.suffix != ".txt" and not p.name.startswith(".") and p.is_file()
+        )
         over = save.body["outcome"] is not None
+        pairs: list[tuple[Path, Path]] = []
         for name in save.names:
             path = reports / f"{name}.txt"
             if not path.is_file():
                 continue
-            data = path.read_bytes()
-            digest = hashlib.sha256(data).hexdigest()[:16]
-            subject = f"[pbem {save.game_id}] {save.game}: " + (
-                "final report" if over else f"turn {save.turn} report"
-            )
             filename = f"report-turn-{save.turn:04d}.txt"
-            attachments = [(f"{name}-turn-{save.turn:04d}.txt", data)]
-            attachments += [(f"turn-{save.turn:04d}-{n}", d) for n, d in pictures]
-            post.put(
-                name,
-                filename,
-                data.decode("utf-8"),
-                subject,
-                attachments=attachments,
-                overwrite=True,
-                mail_key=f"{save.game_id}/report/{name}/{save.turn}/{digest}",
-            )
-            for pic_name, pic in pictures:
-                write_once(post.folder_of(name) / f"turn-{save.turn:04d}-{pic_name}", pic)
+            pairs.append((path, post.folder_of(name) / filename))
+            pairs += [(pic, post.folder_of(name) / f"turn-{save.turn:04d}-{pic.name}") for pic in pictures]
+            if post.mails(name):
+                data = path.read_bytes()
+                digest = hashlib.sha256(data).hexdigest()[:16]
+                subject = f"[pbem {save.game_id}] {save.game}: " + (
+                    "final report" if over else f"turn {save.turn} report"
+                )
+                attachments = [(f"{name}-turn-{save.turn:04d}.txt", data)]
+                attachments += [(f"turn-{save.turn:04d}-{p.name}", p.read_bytes()) for p in pictures]
+                post.mail(
+                    name,
+                    filename,
+                    data.decode("utf-8"),
+                    subject,
+                    attachments=attachments,
+                    mail_key=f"{save.game_id}/report/{name}/{save.turn}/{digest}",
+                )
+        link_all(pairs)
         # Not written on its own: handing out again is harmless (same files, and mail is
         # deduplicated by content), so the next record write, or the pass's last, keeps it.
         return replace(record, delivered=(save.turn, save.revision))
@@ -521,38 +539,44 @@ class Moderator:
         now: int,
         policy: TimingPolicy,
         retry: bool = False,
-    ) -> tuple[Record, str | None]:
+        advance: bool = False,
+    ) -> tuple[Record, str | None, bool]:
         """File or refuse one inbox entry, answer its sender, and take it out of the inbox:
         a refused file is kept in the quarantine.  ``retry``: a killed pass may have had the
         engine file it (see :meth:`_resume_taking`).  The record is not written here: the
-        entry is in the record's ``taking`` (see :meth:`_process_locked`).  Whatever the
+        entry is in the record's ``taking`` (see :meth:`_process_locked`).  ``advance``: a
+        file that completes the turn resolves it in the same engine write (the record's
+        ``advancing`` holds the intent); the third value returned says it did.  Whatever the
         entry is or holds, this raises only for a broken disk or a broken game, never for
         the entry itself."""
         if not item.regular:
             reason = f"it is {kind_of_mode(item.mode)}, not a file"
-            return self._set_aside(folder, game_dir, record, item, post, now, reason)
+            return (*self._set_aside(folder, game_dir, record, item, post, now, reason), False)
         if item.size > MAX_ORDER_BYTES:
             reason = f"the file is {item.size} bytes; no order file is that big"
-            return self._set_aside(folder, game_dir, record, item, post, now, reason)
+            return (*self._set_aside(folder, game_dir, record, item, post, now, reason), False)
         try:
             data, size = read_untrusted(item.path, MAX_ORDER_BYTES + 1)
         except FileNotFoundError:
-            return record, None
+            return record, None, False
         except Unreadable as exc:
-            return self._set_aside(folder, game_dir, record, item, post, now, exc.reason)
+            return (*self._set_aside(folder, game_dir, record, item, post, now, exc.reason), False)
         if len(data) > MAX_ORDER_BYTES:
             reason = f"the file is {size} bytes; no order file is that big"
-            return self._set_aside(folder, game_dir, record, item, post, now, reason)
+            return (*self._set_aside(folder, game_dir, record, item, post, now, reason), False)
         key = content_key(item.folder, item.path.name, item.mtime_ns, data)
         if key in record.handled:
             remove(item.path)
-            return record, None
+            return record, None, False
         retry = retry or (record.inflight is not None and record.inflight.get("key") == key)
         source = self._source(item)
         save = folder.read(self.card)
         problem = None
+        resolved = False
         try:
-            notice, seat = self._submit(folder, save, data, source, retry, now, policy, record, post)
+            notice, seat, resolved = self._submit(
+                folder, save, data, source, retry, now, policy, record, post, advance
+            )
         except Exception as exc:  # no file may stall the game, whatever it trips in the engine
             if isinstance(exc, OSError | ConflictError) or folder.read(self.card).revision != save.revision:
                 raise  # the disk, not the file; or the engine filed it: the retry path decides
@@ -594,7 +618,7 @@ class Moderator:
             player=save.names[seat] if seat is not None and verified else None,
         )
         remove(item.path)
-        return record, notice.kind
+        return record, notice.kind, resolved
 
     def _set_aside(
         self,
@@ -652,8 +676,10 @@ class Moderator:
         policy: TimingPolicy,
         record: Record,
         post: Post | None = None,
-    ) -> tuple[Notice, int | None]:
-        """Hand one file to the engine; the notice for its sender and the verified seat."""
+        advance: bool = False,
+    ) -> tuple[Notice, int | None, bool]:
+        """Hand one file to the engine (``advance``: to resolve the turn if it completes it);
+        the notice for its sender, the verified seat, and whether the turn was resolved."""
         base: dict[str, Any] = {
             "game_id": save.game_id,
             "turn": save.turn,
@@ -667,26 +693,39 @@ class Moderator:
             if data.startswith(AGE_BINARY_MAGIC):
                 hint = "send the sealed orders in ASCII armour, as 'pbem sign' writes them (age -a)"
             message = f"{source}: the file is not text"
-            return Notice("malformed", message=message, hint=hint, **base), None
+            return Notice("malformed", message=message, hint=hint, **base), None, False
         from pbem.press.moderated import handle as handle_press
 
         press = handle_press(folder, self.identity, text, source, base, post, retry)
         if press is not None:  # a press file (pbem say): relayed and delivered, or refused
-            return press
+            return (*press, False)
         try:
-            receipt = folder.submit(text, self.identity, source=source, now=datetime.fromtimestamp(now, UTC))
+            receipt = folder.submit(
+                text, self.identity, source=source, now=datetime.fromtimestamp(now, UTC), advance=advance
+            )
         except DuplicateError as exc:
             seat = self._claimed_seat(save, text, source)
             if retry and self._filed_from(folder, seat, source):
                 # Killed after the engine filed this very file and before it was answered.
-                replaced = self._archived(folder, save, seat) > 1
-                return self._accepted_notice(folder, seat, replaced, now, policy, record, base), seat
-            return Notice("duplicate", message=exc.message, hint=exc.hint, **base), seat
+                replaced = self._archived(folder, save.turn, save.names, seat) > 1
+                return self._accepted_notice(folder, seat, replaced, now, policy, record, base), seat, False
+            return Notice("duplicate", message=exc.message, hint=exc.hint, **base), seat, False
         except ConflictError:
             raise  # another writer kept saving the game: the file stays for the next pass
         except PbemError as exc:
             kind = kind_of(exc)
             seat = self._claimed_seat(save, text, source) if kind in VERIFIED_KINDS else None
+            late = kind in ("replayed", "late")
+            resolved = self._resolved_by(folder, save, text, source) if retry and late else None
+            if resolved is not None:
+                # Killed after this very file completed and resolved its turn (one engine
+                # write) and before it was answered: the answer it would have had.
+                seat, turn = resolved
+                replaced = self._archived(folder, turn, save.names, seat) > 1
+                notice = self._accepted_notice(
+                    folder, seat, replaced, now, policy, record, dict(base, turn=turn), (turn, ())
+                )
+                return notice, seat, False
             if kind == "replayed" and self._claimed_turn(text, source) < save.turn:
                 kind = "late"
             if kind == "orders":
@@ -695,10 +734,26 @@ class Moderator:
                     f"{source}: {count} order line(s) could not be accepted; the file was not filed "
                     "and your earlier orders for this turn, if any, still stand."
                 )
-                return Notice(kind, message=message, hint=exc.hint, secret=exc.message, **base), seat
-            return Notice(kind, message=exc.message, hint=exc.hint, **base), seat
+                return Notice(kind, message=message, hint=exc.hint, secret=exc.message, **base), seat, False
+            return Notice(kind, message=exc.message, hint=exc.hint, **base), seat, False
         seat = save.seat_of(receipt.player)
-        return self._accepted_notice(folder, seat, receipt.replaced, now, policy, record, base), seat
+        filed = (receipt.turn, receipt.awaiting)
+        notice = self._accepted_notice(folder, seat, receipt.replaced, now, policy, record, base, filed)
+        return notice, seat, receipt.advanced is not None
+
+    def _resolved_by(self, folder: GameFolder, save: Save, text: str, source: str) -> tuple[int, int] | None:
+        """The seat and turn of the order file ``text`` if its orders are the last its player
+        had accepted, in a turn already resolved (its signature verified; a file with the same
+        sequence number and another content is never accepted), else None."""
+        try:
+            signed, seat = folder.identify(folder.load(self.identity), text, source, self.identity)
+        except PbemError:
+            return None
+        header = signed.header
+        accepted = save.body["seq"].get(save.names[seat])
+        if header.turn < save.turn and accepted == header.seq:
+            return seat, int(header.turn)
+        return None
 
     def _accepted_notice(
         self,
@@ -709,12 +764,17 @@ class Moderator:
         policy: TimingPolicy,
         record: Record,
         base: dict[str, Any],
+        filed: tuple[int, Sequence[str]] | None = None,
     ) -> Notice:
+        """The notice for accepted orders: ``filed`` is the turn they are for and who still
+        owes orders for it (as the engine's receipt says; read from the save without it)."""
         after = record.clock is not None and due(policy, record.clock, now).deadline_passed
         fresh = folder.read(self.card)
-        missing = [fresh.names[s] for s in fresh.awaiting if s not in fresh.body["submitted"]]
+        if filed is None:
+            filed = fresh.turn, [fresh.names[s] for s in fresh.awaiting if s not in fresh.body["submitted"]]
+        turn, missing = filed
         who = fresh.names[seat] if seat is not None else "?"
-        lines = [f"The orders of {who} for turn {fresh.turn} are filed."]
+        lines = [f"The orders of {who} for turn {turn} are filed."]
         if after:
             lines.append("They came after the deadline, within the grace period.")
         lines.append(
@@ -731,11 +791,11 @@ class Moderator:
         pending = folder.load(self.identity).secret.pending.get(str(seat))
         return pending is not None and pending.get("source") == Path(source).name
 
-    def _archived(self, folder: GameFolder, save: Save, seat: int | None) -> int:
-        """How many order files of ``seat`` the engine kept for the current turn."""
+    def _archived(self, folder: GameFolder, turn: int, names: Sequence[str], seat: int | None) -> int:
+        """How many order files of ``seat`` the engine kept for ``turn``."""
         if seat is None:
             return 0
-        return len(list(folder.orders_dir(save.turn).glob(f"{save.names[seat]}.seq*.txt")))
+        return len(list(folder.orders_dir(turn).glob(f"{names[seat]}.seq*.txt")))
 
     def _claimed_header(self, text: str, source: str) -> Any:
         from pbem.orders import parse, unseal
@@ -765,7 +825,7 @@ class Moderator:
     ) -> None:
         """Deliver a notice: to the verified seat, else to the owner of the inbox folder it came
         from, else to the mail sender (judge), else to the game's public notices folder."""
-        filename = f"notice-turn-{save.turn:04d}-{key[:12]}.txt"
+        filename = f"notice-turn-{notice.turn:04d}-{key[:12]}.txt"  # the turn the file was for
         if seat is not None and notice.kind in VERIFIED_KINDS:
             recipients = [save.players[seat], self.card] if notice.secret is not None else []
             post.put(save.names[seat], filename, notice.render(recipients), notice.subject)

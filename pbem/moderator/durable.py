@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Collection
+import stat
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from pbem.folder import TEMP_PREFIX, atomic_write, fsync_dir
@@ -86,6 +87,59 @@ def write_once(path: Path, data: bytes | str, mode: int = 0o644) -> bool:
         return False
     write_atomic(path, data, mode)
     return True
+
+
+def link_all(pairs: Sequence[tuple[Path, Path]]) -> list[str]:
+    """Make each target hold its source's bytes durably, at the cost of a link where the
+    file system allows: every distinct source is fsynced once (the engine writes reports
+    without fsync), each target made a hard link of its source, and every target folder
+    fsynced once.  A target that is already that file, or holds the same bytes, is left as
+    it is; one that holds other bytes, or a link that cannot be made (another disk,
+    ``EPERM``, a file system without links), gets a durable copy instead (:func:`write_atomic`).
+    Returns, for each pair, "linked", "present" or "copied".  Raises OSError when a source
+    cannot be read or a target folder written (a broken disk)."""
+    synced: set[Path] = set()
+    folders: dict[Path, None] = {}
+    out: list[str] = []
+    for source, target in pairs:
+        if source not in synced:
+            fd = os.open(source, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            synced.add(source)
+        try:
+            os.link(source, target, follow_symlinks=False)
+        except FileExistsError:
+            if _same(source, target):
+                out.append("present")
+                continue
+        except OSError:
+            pass
+        else:
+            folders[target.parent] = None
+            out.append("linked")
+            step(f"linked {target.name}")
+            continue
+        write_atomic(target, source.read_bytes())
+        out.append("copied")
+    for folder in folders:
+        fsync_dir(folder)
+    return out
+
+
+def _same(source: Path, target: Path) -> bool:
+    """True if ``target`` (never followed) is ``source`` itself or a file with its bytes."""
+    try:
+        a, b = os.stat(source), os.lstat(target)
+        if (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino):
+            return True
+        return (
+            stat.S_ISREG(b.st_mode) and a.st_size == b.st_size and source.read_bytes() == target.read_bytes()
+        )
+    except OSError:
+        return False
 
 
 def remove(path: Path) -> None:

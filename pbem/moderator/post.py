@@ -146,6 +146,37 @@ class Post:
             write_atomic(path, text)
         else:
             write_once(path, text)
+        self._queue(name, filename, text, subject, attachments, mail_key)
+
+    def mails(self, name: str) -> bool:
+        """True if what player ``name`` is given is also mailed (mail on, an address known)."""
+        return self.outbox is not None and bool(self.email_of(name))
+
+    def mail(
+        self,
+        name: str,
+        filename: str,
+        text: str,
+        subject: str,
+        *,
+        attachments: Sequence[tuple[str, bytes]] = (),
+        mail_key: str | None = None,
+    ) -> None:
+        """Queue ``text`` for player ``name`` as a mail, if :meth:`mails` (idempotent by
+        ``mail_key``, by default the game, player and ``filename``).  Lines are folded for
+        mail as in :meth:`put`."""
+        if self.mails(name):
+            self._queue(name, filename, wrap_text(text), subject, attachments, mail_key)
+
+    def _queue(
+        self,
+        name: str,
+        filename: str,
+        text: str,
+        subject: str,
+        attachments: Sequence[tuple[str, bytes]],
+        mail_key: str | None,
+    ) -> None:
         address = self.email_of(name)
         if self.outbox is not None and address:
             key = mail_key or f"{self.game_id}/{name}/{filename}"
