@@ -1,0 +1,128 @@
+"""How much a moderated turn writes: the record twice, the save once, report copies as links.
+
+Counted by wrapping the write functions (and ``os.fsync`` for regular files), so a change
+that writes more per turn fails here, not only in the benchmark.  The code before issue 13's
+work wrote the record five times in such a turn (six on a game's first pass) and the save
+twice, and copied each report with a durable write of its own.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from pbem.keys import Identity
+from pbem.moderator import core, durable
+from pbem.moderator.core import Moderator
+from pbem.timing import FixedClock
+
+from .modkit import awaited, drop, new_game, order_block, read
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    counts = {"record": 0, "file_fsync": 0}
+    real_save = core.save_record
+
+    def save_record(game_dir: Path, record: object) -> None:
+        counts["record"] += 1
+        real_save(game_dir, record)  # type: ignore[arg-type]
+
+    def fsync(fd: int) -> None:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            counts["file_fsync"] += 1
+
+    monkeypatch.setattr(core, "save_record", save_record)
+    monkeypatch.setattr(os, "fsync", fsync)
+    return counts
+
+
+def _turn(root: Path, keys: dict[str, Identity], clock: FixedClock) -> tuple[Path, Moderator]:
+    """A game whose turn-1 reports were handed out, with the awaited orders dropped."""
+    game = new_game(root, keys, "g1", home=root.parent / "create-home")
+    moderator = Moderator(root, keys["moderator"], clock=clock, settle=0)
+    moderator.run_pass()
+    for name in awaited(game):
+        drop(game, name, "orders.txt", order_block(game, keys, name))
+    return game, moderator
+
+
+def test_a_turn_with_all_orders_in_writes_the_record_twice_and_the_save_once(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, moderator = _turn(root, keys, clock)
+    before = read(game)
+    counts = _counting(monkeypatch)
+    result = moderator.run_pass()
+    after = read(game)
+    assert result.advanced == 1 and after.turn == before.turn + 1
+    assert after.revision == before.revision + 1, "one save: the file resolved its turn in the same write"
+    assert counts["record"] == 2, "one intent write before the engine's, one at the end"
+    players = len(after.names)
+    # record 2, notice 1, order archive 1, save 1, history 1, the local change index 1, and
+    # each new report made durable once before it is linked (no second, copied report).
+    assert counts["file_fsync"] <= 7 + players, counts
+
+
+def test_a_pass_with_nothing_to_do_writes_nothing(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, moderator = _turn(root, keys, clock)
+    moderator.run_pass()
+    counts = _counting(monkeypatch)
+    moderator.run_pass(force=True)
+    assert counts["record"] == 0 and counts["file_fsync"] <= 1, counts  # at most the local index
+    assert read(game).turn == 2
+
+
+def test_report_copies_are_hard_links_of_the_games_reports(
+    root: Path, keys: dict[str, Identity], clock: FixedClock
+) -> None:
+    game, moderator = _turn(root, keys, clock)
+    moderator.run_pass()
+    save = read(game)
+    for name in save.names:
+        source = game / "reports" / f"turn-{save.turn:04d}" / f"{name}.txt"
+        copy = game / "players" / name / f"report-turn-{save.turn:04d}.txt"
+        assert os.path.samefile(source, copy), name
+        assert copy.stat().st_nlink == 2
+
+
+def test_report_copies_are_real_copies_where_links_fail(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, moderator = _turn(root, keys, clock)
+
+    real_link = os.link
+
+    def no_link(source: str, target: str, **kwargs: object) -> None:
+        """A file system that cannot link into the players' folders (the engine's own
+        links, in history/, still work)."""
+        if "players" in Path(target).parts:
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        real_link(source, target, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "link", no_link)
+    moderator.run_pass()
+    save = read(game)
+    for name in save.names:
+        source = game / "reports" / f"turn-{save.turn:04d}" / f"{name}.txt"
+        copy = game / "players" / name / f"report-turn-{save.turn:04d}.txt"
+        assert not os.path.samefile(source, copy) and copy.read_bytes() == source.read_bytes()
+
+
+def test_link_all_keeps_same_bytes_and_replaces_other_bytes(tmp_path: Path) -> None:
+    source = tmp_path / "report.txt"
+    source.write_text("signed report\n")
+    (tmp_path / "a").mkdir()
+    same, other, fresh = tmp_path / "a" / "same.txt", tmp_path / "a" / "other.txt", tmp_path / "a" / "new.txt"
+    same.write_text("signed report\n")
+    other.write_text("edited by the player\n")
+    how = durable.link_all([(source, same), (source, other), (source, fresh)])
+    assert how == ["present", "copied", "linked"]
+    assert other.read_text() == "signed report\n" and not os.path.samefile(source, other)
+    assert os.path.samefile(source, fresh)
+    assert durable.link_all([(source, fresh)]) == ["present"], "delivering again changes nothing"
