@@ -15,6 +15,28 @@ Layout the moderator adds to an engine game folder::
     inbox/<name>/               player <name> drops signed order files here
     players/<name>/             reports, notices and reminders for player <name>
     notices/                    answers to files whose sender could not be told
+
+Writes of one pass over one game, and why a kill at any point loses nothing:
+
+1. the record is written once before the first engine write: the inbox entries the pass
+   takes (``taking``, by ``stat`` identity, in the order handled) and, unless the game is
+   over or paused, the intent of the advance those files would complete (``advancing``:
+   every awaited seat's own orders, nothing filled in, planned at ``at``);
+2. each file is filed or refused (the last one with ``submit(advance=True)``: when it
+   completes the turn, the engine files and resolves it in ONE save), answered (a notice
+   under a name fixed by turn and content, written once), and removed from the inbox;
+3. an advance the intent does not cover (stand-ins, resigned seats) writes its own intent
+   first; reports are handed out as hard links of ``reports/turn-NNNN/`` (see
+   :meth:`Moderator._deliver_reports`);
+4. the record is written once more at the end (journal lines, counts, the new clock).
+
+Restarted after a kill: an entry of ``taking`` still in the inbox is handled again, the
+first of them as a retry (the engine may have filed it, or filed and resolved its turn:
+it is then answered as accepted, for its own turn); entries gone were answered (one journal
+line says their own lines were lost); an intent whose ``from_turn`` the save has passed is
+finished exactly as the killed pass would have (at its time ``at``), one it has not passed
+is dropped.  Notices and reminders are written once by name, mail is queued once by key,
+report links are left as they are: no file is answered twice.
 """
 
 from __future__ import annotations
@@ -22,21 +44,22 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem.engine import SAVE_NAME, GameFolder, Loaded
+from pbem.engine import SAVE_NAME, GameFolder
 from pbem.errors import ConflictError, DuplicateError, PbemError
 from pbem.keys import Identity
 from pbem.mail.extract import AGE_BINARY_MAGIC
 from pbem.moderator.config import CONFIG_NAME, GameConfig, RootConfig
-from pbem.moderator.durable import arm_engine_writes, link_all, remove, step, sweep_tree, write_once
+from pbem.moderator.durable import arm_engine_writes, remove, step, sweep_tree, write_once
 from pbem.moderator.journal import Entry, added
 from pbem.moderator.lock import local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
+from pbem.moderator.plan import Plan, intent, iso, reminder_text, stand_in_orders
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, PLAYERS_DIR, Outbox, Post
 from pbem.moderator.quarantine import (
     Quarantine,
@@ -52,7 +75,6 @@ from pbem.moderator.record import RECORD_DIR, Record, read_record, record_path, 
 from pbem.moderator.scan import InboxFile, Index, inbox_files, signature, watched_paths
 from pbem.moderator.standin import continuing, descriptions, tell_abandoned, tell_stand_ins, with_stood_in
 from pbem.registry import get_game
-from pbem.rng import Rng
 from pbem.save import Save
 from pbem.timing import Clock, Missing, SystemClock, TimingPolicy, TurnClock, due, record_turn, stand_in
 
@@ -66,11 +88,6 @@ MAX_FILES_PER_PASS = 500
 """Inbox entries one pass handles in one game (a flood of junk is worked off over passes)."""
 
 NOTICES_DIR = "notices"
-
-
-def iso(now: int) -> str:
-    """A clock reading as an ISO 8601 UTC time."""
-    return datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)
@@ -108,44 +125,6 @@ class PassResult:
     @property
     def files(self) -> int:
         return sum(g.files for g in self.games)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """An advance that may happen now: order lines for seats that sent none."""
-
-    fill: Mapping[int, Sequence[str]]
-    missed: tuple[str, ...]
-    on_time: tuple[str, ...]
-    how: Mapping[str, str] = field(default_factory=dict)
-    played: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    """The stand-in's order lines for active seats (their players are told)."""
-    described: Mapping[int, str] = field(default_factory=dict)
-    """Who plays each filled seat, in words for the reports."""
-
-
-def stand_in_orders(loaded: Loaded, seat: int, stand: Missing) -> list[str]:
-    """Orders for a seat that sent none: the game's default orders or a bot's (the bot's
-    generator derives from the game's secret seed, so players cannot predict it)."""
-    game = loaded.game
-    view = loaded.view(seat)
-    if stand.action == "bot" and stand.bot is not None and stand.bot in game.bots:
-        rng = Rng(loaded.seed + f"\x00moderator-bot\x00{loaded.save.turn}\x00{seat}".encode())
-        return game.bots[stand.bot](game, view, rng)
-    return game.default_orders(view)
-
-
-def intent(from_turn: int, plan: Plan, now: int) -> dict[str, Any]:
-    """The record's ``advancing`` entry for resolving turn ``from_turn`` as ``plan`` says,
-    planned at ``now``: what to apply once the save shows a later turn."""
-    return {
-        "from_turn": from_turn,
-        "missed": list(plan.missed),
-        "on_time": list(plan.on_time),
-        "filled": dict(plan.how),
-        "played": {name: list(lines) for name, lines in plan.played.items()},
-        "at": now,
-    }
 
 
 def awaiting_note(save: Save) -> str:
@@ -477,50 +456,15 @@ class Moderator:
     def _deliver_reports(
         self, folder: GameFolder, game_dir: Path, record: Record, save: Save, post: Post
     ) -> Record:
-        """Hand the current turn's reports (and pictures) to each player, once: into their
-        folder as hard links of the engine's files in ``reports/turn-NNNN/`` (a durable copy
-        where a link cannot be made: :func:`pbem.moderator.durable.link_all`), and into the
-        outbox for a player with an address."""
+        """Hand the current turn's reports to each player, once (see
+        :func:`pbem.moderator.deliver.deliver_reports`)."""
         if record.delivered is not None and record.delivered[0] == save.turn:
             return record
-        reports = folder.reports_dir(save.turn)
-        if folder.missing_files(save):
-            # A moderator killed inside an advance may have left some of the turn's files (its
-            # texts or its pictures) unwritten; the engine's publish is idempotent, so write
-            # them (again) now.
-            folder.publish(self.identity, folder.load(self.identity))
-            step("published")
-        pictures = sorted(
-            p for p in reports.iterdir() if p.suffix != ".txt" and not p.name.startswith(".") and p.is_file()
-        )
-        over = save.body["outcome"] is not None
-        pairs: list[tuple[Path, Path]] = []
-        for name in save.names:
-            path = reports / f"{name}.txt"
-            if not path.is_file():
-                continue
-            filename = f"report-turn-{save.turn:04d}.txt"
-            pairs.append((path, post.folder_of(name) / filename))
-            pairs += [(pic, post.folder_of(name) / f"turn-{save.turn:04d}-{pic.name}") for pic in pictures]
-            if post.mails(name):
-                data = path.read_bytes()
-                digest = hashlib.sha256(data).hexdigest()[:16]
-                subject = f"[pbem {save.game_id}] {save.game}: " + (
-                    "final report" if over else f"turn {save.turn} report"
-                )
-                attachments = [(f"{name}-turn-{save.turn:04d}.txt", data)]
-                attachments += [(f"turn-{save.turn:04d}-{p.name}", p.read_bytes()) for p in pictures]
-                post.mail(
-                    name,
-                    filename,
-                    data.decode("utf-8"),
-                    subject,
-                    attachments=attachments,
-                    mail_key=f"{save.game_id}/report/{name}/{save.turn}/{digest}",
-                )
-        link_all(pairs)
-        # Not written on its own: handing out again is harmless (same files, and mail is
-        # deduplicated by content), so the next record write, or the pass's last, keeps it.
+        from pbem.moderator.deliver import deliver_reports
+
+        deliver_reports(folder, self.identity, save, post)
+        # Not written on its own: handing out again is harmless (links left as they are, the
+        # same copies, and mail deduplicated by content), so the pass's next write keeps it.
         return replace(record, delivered=(save.turn, save.revision))
 
     # ---- inbox files -------------------------------------------------------------------------
@@ -879,7 +823,7 @@ class Moderator:
                     post.put(
                         names[seat],
                         f"reminder-turn-{save.turn:04d}-{k + 1}.txt",
-                        self._reminder_text(save, seat, state.deadline, state.grace_end),
+                        reminder_text(save, seat, state.deadline, state.grace_end),
                         f"[pbem {save.game_id}] reminder: your orders for turn {save.turn}",
                     )
             reminded = [names[seat] for seat in missing if statuses[seat] == "active"]
@@ -959,24 +903,6 @@ class Moderator:
                 )
                 self._save(game_dir, record)
         return record
-
-    def _reminder_text(self, save: Save, seat: int, deadline: int | None, grace_end: int | None) -> str:
-        lines = [
-            f"pbem moderator reminder: game {save.game_id} ({save.game}), turn {save.turn}",
-            "",
-            f"{save.names[seat]}, your orders for turn {save.turn} have not arrived yet.",
-        ]
-        if deadline is not None:
-            lines.append(f"Deadline: {iso(deadline)}.")
-        if grace_end is not None and grace_end != deadline:
-            lines.append(f"Orders are still accepted until {iso(grace_end)} (grace period).")
-        lines += [
-            "",
-            "Your report is in your folder (report-turn-NNNN.txt).  Write and send orders with:",
-            f"  pbem orders REPORT --key {save.names[seat]}.key -o orders.txt",
-            f"  pbem sign orders.txt --key {save.names[seat]}.key -o signed.txt",
-        ]
-        return "\n".join(lines) + "\n"
 
     def _advance(
         self,
