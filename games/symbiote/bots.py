@@ -7,7 +7,7 @@ from typing import Any
 from pbem.game import View
 from pbem.rng import Rng
 
-from .cards import RANK, SORT_KEY, best_sets, could_hold_set, count, legal_sets, set_value
+from .cards import RANK, SORT_KEY, best_sets, count, legal_sets, set_value
 from .forms import below_after
 from .orders import discard_choices, set_line, situation
 from .rules import marker_target
@@ -40,8 +40,10 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
                 # Uniform over order files: `draw` alone is one file, against about one
                 # complete file per card that could be discarded.
                 return lines
-    while could_hold_set(hand):
+    while True:
         sets = legal_sets(hand)
+        if not sets:
+            break  # (randbelow(1) would draw nothing: the same stream as asking)
         pick = randbelow(len(sets) + 1)
         if pick == len(sets):
             break

@@ -122,18 +122,16 @@ _ROYAL_BITS = (1 << 11) | (1 << 12) | (1 << 13)
 _FIVE_BIT = 1 << 5
 
 
-def could_hold_set(hand: Iterable[str]) -> bool:
-    """A quick test, False only when ``hand`` surely holds no set: no A-9, 2-8, 3-7 or 4-6,
-    no J-Q-K and no five (whether there are two fives is left to :func:`legal_sets`)."""
+def could_hold_set(hand: Sequence[str]) -> bool:
+    """A quick exact test: whether ``hand`` holds a set (an A-9, 2-8, 3-7 or 4-6, a J-Q-K, or
+    two fives), that is whether :func:`legal_sets` finds any."""
     mask = 0
     for c in hand:
         mask |= _BIT[c]
-    # ranks 1..4 against their partners 9..6 (bits 6..9 reversed), any royal, any five
-    return bool(
-        (mask >> 1) & 15 & _REVERSED4[(mask >> 6) & 15]
-        or mask & _ROYAL_BITS == _ROYAL_BITS
-        or mask & _FIVE_BIT
-    )
+    # ranks 1..4 against their partners 9..6 (bits 6..9 reversed), any royal
+    if (mask >> 1) & 15 & _REVERSED4[(mask >> 6) & 15] or mask & _ROYAL_BITS == _ROYAL_BITS:
+        return True
+    return bool(mask & _FIVE_BIT) and sum(_BIT[c] == _FIVE_BIT for c in hand) >= 2
 
 
 def legal_sets(hand: Sequence[str]) -> list[tuple[str, ...]]:

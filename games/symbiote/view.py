@@ -42,7 +42,7 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         "discard": state["discard"][:],
         "aside": state["aside"][:],
         "hands": [len(hand) for hand in state["hands"]],
-        "set_sizes": [[len(s) for s in mine] for mine in sets],
+        "set_sizes": [[len(s) for s in mine] if mine else [] for mine in sets],
         "last": state["last"][:],
     }
     if over or opt["open-research"]:
