@@ -19,10 +19,12 @@ ratios stay meaningful on a noisy machine:
    nothing changed;
 7. issue 13's table: each row, its target and what this run measured.
 
-Last full run quoted in README's Measured section (2026-11-23, 2-core machine shared with
-other work): turn 2.7x its crypto floor on tmpfs and 6.4x on disk; engine-only Symbiote
-823 (943 in a second run), Jovian Syzygy 40 random / 50 greedy; start-up 1.9x for status
-and read; moderator on disk 34 games/s (one worker) to 67 (eight); idle pass 0.08 s.
+Last run quoted in README's Measured section (2026-11-23, 2-core machine, the test suite
+running beside it): a turn as the moderator plays it (one save) 2.5x its crypto floor on
+tmpfs and 4.9x on disk (submit then advance: 2.7x / 5.3x); engine-only Symbiote 911 random
+(1,045-1,120 in quieter runs), Jovian Syzygy 69 random / 143 greedy; start-up 1.95x for
+status, 2.04x for read; moderator on disk, 200 games, 57 games/s (one worker) to 90
+(eight; 104-107 in quieter runs); idle pass 0.016 s for 200 games.
 Where the time goes is in README and docs/scaling.md.  On this machine a run varies by 15%
 or more: compare ratios within one run, not numbers across runs.
 """
