@@ -11,7 +11,7 @@ from pbem.game import View
 from . import board, corners
 from .forecast import corner_hints
 from .orders import boardings, copy_turn, fallback_problem, legal_steps
-from .rules import award_for, moved, player
+from .rules import award_gain, moved, player
 from .turns import Turn, start_turn, step_text
 
 if TYPE_CHECKING:
@@ -211,7 +211,7 @@ def _outlook(view: View, seat: int) -> Outlook:
     after = moved(list(view.public["sats"]))
     later = moved(after)
     chances = [
-        (moon, seg, award_for(later, moon, last)[0]) for moon, seg in zip(board.MOONS, after, strict=True)
+        (moon, seg, award_gain(later, moon, last)) for moon, seg in zip(board.MOONS, after, strict=True)
     ]
     return last, after, chances
 
@@ -220,7 +220,7 @@ def _valued(outlook: Outlook, where: str) -> tuple[bool, float]:
     """:func:`_place_value` from the seat's outlook."""
     last, after, chances = outlook
     if where in board.TRACK_BY_MOON:
-        gain, _ = award_for(after, where, last)
+        gain = award_gain(after, where, last)
         return True, gain
     best = 0.0
     for moon, seg, gain in chances:

@@ -31,7 +31,8 @@ from typing import Any
 from pbem.game import Event, Outcome, Resolution, State
 from pbem.rng import Rng
 
-from . import board, corners
+from . import award_table, board, corners
+from .award_table import Award
 from .lines import Body, Line, any_syzygy, best_line, line_value
 from .turns import play_turn, player, start_turn
 
@@ -68,6 +69,30 @@ def _best_at(sats: tuple[int, ...], moon: str) -> Line | None:
     # At most 3 * 6 * 12 * 28 * 4 = 24,192 entries: every board position and rider.
     bodies = [_body(track, seg) for track, seg in zip(board.TRACKS, sats, strict=True)]
     return best_line(bodies, moon, float(board.JUPITER_RADIUS))
+
+
+def search_award_line(sats: tuple[int, ...], moon: str) -> Award | None:
+    """:func:`award_line` by the line search itself (what :mod:`.award_table` holds)."""
+    line = _best_at(sats, moon)
+    return None if line is None else (line.moons, line.eclipse)
+
+
+def award_line(sats: list[int], moon: str) -> Award | None:
+    """The satellites along the most valuable syzygy beginning with ``moon`` (and whether it
+    is an eclipse), exactly as :func:`best_line_at` finds it, or None: read from the table of
+    :mod:`.award_table` (searched when the table cannot say)."""
+    got = award_table.lookup(sats, moon)
+    if got == award_table.UNKNOWN:
+        return search_award_line(tuple(sats), moon)
+    return got  # type: ignore[return-value]
+
+
+def award_gain(sats: list[int], moon: str, last_gain: str | None) -> int:
+    """Psi a rider of ``moon`` gains now: :func:`award_for`'s number, from :func:`award_line`."""
+    line = award_line(sats, moon)
+    if line is None:
+        return 0
+    return 1 if last_gain == moon else line_value(len(line[0]), line[1])
 
 
 def award_for(sats: list[int], moon: str, last_gain: str | None) -> tuple[int, Line | None]:
@@ -238,19 +263,22 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
     for seat in turn_order(state):
         if where[seat] not in board.TRACK_BY_MOON:
             continue
-        gain, line = award_for(sats, where[seat], last_gain[seat])
+        line = award_line(sats, where[seat])
         if line is None:
             continue
+        moons, eclipse = line
+        worth = line_value(len(moons), eclipse)
         same = last_gain[seat] == where[seat]
+        gain = 1 if same else worth
         psi[seat] += gain
         last_gain[seat] = where[seat]
-        awards[seat] = {"moons": list(line.moons), "eclipse": line.eclipse, "psi": gain, "same": same}
-        text = f"{player(seat)} on {line.moons[0].capitalize()}: syzygy " + " - ".join(
-            m.capitalize() for m in line.moons
+        awards[seat] = {"moons": list(moons), "eclipse": eclipse, "psi": gain, "same": same}
+        text = f"{player(seat)} on {moons[0].capitalize()}: syzygy " + " - ".join(
+            m.capitalize() for m in moons
         )
-        if line.eclipse:
+        if eclipse:
             text += " - Jupiter (eclipse +3)"
-        text += f", worth {line_value(len(line.moons), line.eclipse)}"
+        text += f", worth {worth}"
         if same:
             text += ", but the same satellite as at the last gain: only 1"
         events.append(Event(f"{text}; +{gain} Psi (now {psi[seat]})."))
