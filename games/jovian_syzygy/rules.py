@@ -109,6 +109,11 @@ def moved(sats: list[int]) -> list[int]:
     return [(s + 1) % t.segments for s, t in zip(sats, board.TRACKS, strict=True)]
 
 
+OPTION_KEYS = ("solo", "max-rounds", "at-cap", "ride", "setup-check", "max-extra-moves", "corners", "turns")
+"""Every option's name, in the order views show them (and :func:`resolve` keeps them)."""
+_OPTION_SET = frozenset(OPTION_KEYS)
+
+
 def options_of(state: State) -> dict[str, Any]:
     """The state's options by their kebab-case names (games saved before the rename spelled
     them ``max_rounds`` and so on)."""
@@ -212,6 +217,10 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     if corners.choosing(state):
         return _choose_corners(state, orders, rng)
     opts = options_of(state)
+    if (
+        opts.keys() == _OPTION_SET and tuple(opts) != OPTION_KEYS
+    ):  # in view order: views copy them as they are
+        opts = {k: opts[k] for k in OPTION_KEYS}
     order = turn_order(state)
     one = sequential(state)
     step = state.get("step", 0) if one else 0
@@ -232,6 +241,8 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             log = [f"{player(seat)} does nothing."]
         events += map(Event, log)
         where[seat], psi[seat] = turn.where, turn.psi
+    if storms.keys() != state["storms"].keys():  # kept in name order, as a save read back has them
+        storms = dict(sorted(storms.items()))
     new = {**state, "options": opts, "sats": sats, "where": where, "psi": psi, "storms": storms}
     if seats[-1] != order[-1]:
         new["step"] = step + 1

@@ -17,12 +17,13 @@ from pbem.render import render
 
 from . import board, corners
 from .forecast import forecast_lines
-from .rules import asked, best_line_at, options_of, player, sequential, turn_order
+from .rules import OPTION_KEYS, asked, best_line_at, options_of, player, sequential, turn_order
 
 GAME_NAME = "jovian-syzygy"
-_OPTION_KEYS = ("solo", "max-rounds", "at-cap", "ride", "setup-check", "max-extra-moves", "corners", "turns")
+_OPTION_KEYS = OPTION_KEYS
 _OPTION_SET = frozenset(_OPTION_KEYS)
 _pick_options = itemgetter(*_OPTION_KEYS)
+_INT = {int}
 COLUMNS = 84
 """Columns of the unrolled text board: 360 degrees, divisible by every segment and space count
 (lcm of 3, 6, 12 and 28), printed in two halves of 42."""
@@ -43,7 +44,7 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         "where": list(state["where"]),
         "psi": list(state["psi"]),
         "last_gain": list(state["last_gain"]),
-        "storms": {k: int(storms[k]) for k in sorted(storms)},  # keys unique: sorted as the items
+        "storms": _public_storms(storms),
         "awards": [
             None
             if a is None
@@ -65,9 +66,21 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
     return View(game=GAME_NAME, seat=seat, public=public, private={})
 
 
+def _public_storms(storms: dict[str, Any]) -> dict[str, int]:
+    """The storms by space in name order, each count a whole number.  A copy of the state's
+    own when it is kept that way already (:func:`.rules.resolve` keeps it so, as a save
+    read back has it), else sorted (keys are unique: sorted as the items) and converted."""
+    keys = sorted(storms)
+    if keys == list(storms) and set(map(type, storms.values())) <= _INT:
+        return dict(storms)
+    return {k: int(storms[k]) for k in keys}
+
+
 def _public_options(state: dict[str, Any]) -> dict[str, Any]:
     """The options a view shows, by their kebab-case names in :data:`_OPTION_KEYS` order."""
     options = state["options"]
+    if type(options) is dict and tuple(options) == _OPTION_KEYS:  # as :func:`.rules.resolve` keeps them
+        return dict(options)
     if type(options) is dict and options.keys() == _OPTION_SET:  # every option, no old names
         return dict(zip(_OPTION_KEYS, _pick_options(options), strict=True))
     opts = options_of(state)
