@@ -20,9 +20,40 @@ MAX_DEPTH = 64
 signed file we write stays far below it, and it keeps every later walk of the data (ours,
 a game's, the json module's) clear of Python's recursion limit."""
 _INT_DIGITS = len(str(MAX_INT))
-_COMPACT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-"""``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``, with one
-encoder made once instead of one a call."""
+
+
+def encoder(separators: tuple[str, str]) -> Any:
+    """A function of one JSON value giving ``json.dumps(value, sort_keys=True,
+    ensure_ascii=False, separators=separators)``, the same string.
+
+    ``JSONEncoder.encode`` builds the json module's C encoder anew at every call, about as
+    long as encoding a small object; here it is built once (no circular-reference check:
+    what we encode is data just checked or built from checked parts, never a cycle).  Where
+    the C encoder is missing, the encoder's own ``encode``.  Raises TypeError/ValueError as
+    json does.
+    """
+    item, key = separators
+    plain = json.JSONEncoder(sort_keys=True, separators=separators, ensure_ascii=False)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython has it
+        return plain.encode
+    run = make(None, plain.default, json.encoder.encode_basestring, None, key, item, True, False, True)
+    quote = json.encoder.encode_basestring
+
+    def encode(value: Any) -> str:
+        if type(value) is str:
+            text: str = quote(value)
+            return text
+        try:
+            return "".join(run(value, 0))
+        except RecursionError:  # what json's own check says of a cycle
+            raise ValueError("Circular reference detected (or data nested too deeply)") from None
+
+    return encode
+
+
+_COMPACT = encoder((",", ":"))
+"""``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``."""
 
 
 def dumps(value: Any) -> bytes:

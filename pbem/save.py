@@ -155,9 +155,12 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
 
     The file shows one field of the body a line (for people to read; any JSON layout
     reads back the same)."""
-    raw = canonical.dumps(body)
+    # The sealed secret is most of the body's bytes: it is encoded to JSON once, for both
+    # the canonical bytes and the file's line (a string encodes the same in both).
+    secret = _line(body["secret"])
+    raw = _canonical_body(body, secret)
     signature = base64.b64encode(moderator.sign(SAVE_DOMAIN, raw)).decode()
-    fields = ",\n".join(f"  {_line(k)}: {_line(body[k])}" for k in sorted(body))
+    fields = ",\n".join(f"  {_line(k)}: {secret if k == 'secret' else _line(body[k])}" for k in sorted(body))
     tail = f' "format": {_line(FORMAT)},\n "signature": {_line(signature)}\n'
     data = f'{{\n "body": {{\n{fields}\n }},\n{tail}}}\n'.encode()
     saved = Save(body, "", raw, hashlib.sha256(data).hexdigest())
@@ -176,13 +179,32 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
     return data, saved
 
 
-_LINE = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+_LINE = canonical.encoder((", ", ": "))
+_SECRET_MARK = "\x00pbem: the sealed secret\x00"
+_SECRET_MARK_JSON = canonical.dumps(_SECRET_MARK)
+
+
+def _canonical_body(body: dict[str, Any], secret: str) -> bytes:
+    """``canonical.dumps(body)``, given ``secret``, the JSON of ``body["secret"]``.
+
+    Canonical JSON writes an object as its sorted members, each value in its own canonical
+    form, so the bytes of a mark put in the secret's place, swapped for the secret's, are
+    those of the whole (when the mark occurs once; else, or for a secret that is not
+    valid Unicode, the whole is encoded the plain way).  Raises FormatError as dumps does."""
+    raw = canonical.dumps(dict(body, secret=_SECRET_MARK))
+    if raw.count(_SECRET_MARK_JSON) != 1 or type(body["secret"]) is not str:
+        return canonical.dumps(body)
+    try:
+        return raw.replace(_SECRET_MARK_JSON, secret.encode("utf-8"))
+    except UnicodeEncodeError:
+        return canonical.dumps(body)  # raises FormatError naming the lone surrogate
 
 
 def _line(value: Any) -> str:
-    """``value`` as JSON on one line (the C encoder: no indent): ``json.dumps(value,
-    ensure_ascii=False, sort_keys=True)``, with one encoder made once."""
-    return _LINE(value)
+    """``value`` as JSON on one line: ``json.dumps(value, ensure_ascii=False, sort_keys=True)``
+    (:func:`pbem.canonical.encoder`: the C encoder built once)."""
+    text: str = _LINE(value)
+    return text
 
 
 _CACHE_SIZE = 64
