@@ -1,0 +1,206 @@
+"""The shortcuts of a turn's CPU work (issue 13) give exactly what the plain way gives.
+
+Jinja2 templates render through the compiled template's root function with a context made
+once per call (not ``Template.render``); the armour's normal form and a report's word
+digest skip the walk line by line for the text pbem renders; JSON is encoded by the C
+encoder built once; the save's sealed secret is encoded once for its canonical bytes and
+its file line.  Each is checked against the plain way, on the shapes that take the
+shortcut and on those that must not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import jinja2
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem import canonical, render, reports, save
+from pbem.errors import FormatError
+from pbem.keys import Identity, encrypt
+from pbem.orders import AGE_BEGIN, AGE_END
+
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "80"))
+
+
+# ---- Jinja2 ------------------------------------------------------------------------------------
+_REPORT = {
+    "player": "alice",
+    "seat": 0,
+    "title": "Symbiote",
+    "game_id": "0123456789ABCDEF",
+    "turn": 3,
+    "public_text": "The board.\n",
+    "events": ["- one", "- two"],
+    "outcome": None,
+    "seed": None,
+    "awaiting": ["bob", "carol"],
+    "seed_commitment": "ab" * 32,
+    "private_block": "",
+    "press": (),
+}
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    player=st.none() | st.text(max_size=12),
+    events=st.lists(st.text(max_size=30), max_size=4),
+    outcome=st.none() | st.text(max_size=30),
+    awaiting=st.lists(st.text(max_size=8), max_size=3),
+    press=st.lists(st.text(max_size=20), max_size=3),
+    block=st.sampled_from(["", f"{AGE_BEGIN}\nQUJD\n{AGE_END}\n"]),
+)
+def test_a_template_renders_as_template_render_does(
+    player: str | None,
+    events: list[str],
+    outcome: str | None,
+    awaiting: list[str],
+    press: list[str],
+    block: str,
+) -> None:
+    context = dict(
+        _REPORT, player=player, events=events, outcome=outcome, seed="s" if outcome else None,
+        awaiting=awaiting, press=press, private_block=block,
+    )  # fmt: skip
+    assert render.render("report.txt.j2", **context) == render._template("report.txt.j2").render(**context)
+
+
+def test_render_does_not_go_through_template_render(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = render._template("private.txt.j2").render(
+        player="bob", turn=2, events=[], private_text="Your hand: 3H", press=()
+    )
+
+    def refuse(*args: Any, **kwargs: Any) -> str:
+        raise AssertionError("Template.render was called")
+
+    monkeypatch.setattr(jinja2.Template, "render", refuse)
+    text = render.render(
+        "private.txt.j2", player="bob", turn=2, events=[], private_text="Your hand: 3H", press=()
+    )
+    assert text == expected
+
+
+def test_a_missing_variable_is_still_an_undefined_error() -> None:
+    context = dict(_REPORT)
+    del context["awaiting"]
+    with pytest.raises(jinja2.UndefinedError, match="awaiting"):
+        render.render("report.txt.j2", **context)
+
+
+def test_a_template_variable_cannot_leak_into_the_next_render() -> None:
+    first = render.render("private.txt.j2", player="bob", turn=2, events=["- x"], private_text="", press=())
+    second = render.render("private.txt.j2", player="carol", turn=2, events=[], private_text="", press=())
+    assert "bob" in first and "bob" not in second and "- x" not in second
+
+
+# ---- the armour's normal form -------------------------------------------------------------------
+_LINE = st.text(alphabet="AB+/= \t\r\x0b\x0c\x1c\x1f\u00a0é-", max_size=12)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(_LINE, max_size=6), st.sampled_from(["", "\n", "  \n", "\r\n"]), st.booleans())
+def test_the_armour_normal_form_is_the_general_one(body: list[str], end: str, marked: bool) -> None:
+    block = "\n".join([AGE_BEGIN, *body, AGE_END] if marked else body) + end
+    assert reports._armour_normal(block) == reports._normal_block(block)
+
+
+def test_real_armour_takes_the_short_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    card = Identity.generate("m").public()
+    block = encrypt(b"hand", [card], pad_to=2048)
+    expected = reports._normal_block(block)
+    monkeypatch.setattr(reports, "_normal_block", lambda block: pytest.fail("walked line by line"))
+    assert reports._armour_normal(block) == expected
+
+
+# ---- the word digest of a rendered report -------------------------------------------------------
+_PIECE = st.sampled_from(
+    [
+        "PBEM REPORT for alice",
+        "PBEM PUBLIC REPORT",
+        "  indented words",
+        "trailing  ",
+        "",
+        "   ",
+        "a\tb",
+        "x\ry",
+        "p\x0bq",
+        "u\x1cv",
+        "café",
+        "e\u0301",
+        "no\u00a0break",
+        AGE_BEGIN,
+        AGE_END,
+        f"  {AGE_BEGIN}",
+        f"{AGE_END}  ",
+        "QUJDREVG",
+        "-----BEGIN AGE",
+    ]
+)
+
+
+@settings(max_examples=EXAMPLES * 3, deadline=None)
+@given(st.lists(_PIECE, max_size=8), st.lists(_PIECE, max_size=8), st.booleans())
+def test_the_report_digest_is_the_word_digest(before: list[str], after: list[str], sealed: bool) -> None:
+    block = f"{AGE_BEGIN}\nQUJDREVG\nR0hJSktM\n{AGE_END}\n" if sealed else ""
+    prose = "\n".join([*before, block.rstrip(), *after]) if sealed else "\n".join([*before, *after])
+    assert reports._report_digest(prose, block) == reports.prose_digest(prose.splitlines())
+
+
+def test_a_rendered_report_takes_the_short_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    block = f"{AGE_BEGIN}\nQUJDREVG\n{AGE_END}\n"
+    prose = render.render("report.txt.j2", **dict(_REPORT, private_block=block))
+    expected = reports.prose_digest(prose.splitlines())
+    monkeypatch.setattr(reports, "prose_digest", lambda lines: pytest.fail("walked line by line"))
+    assert reports._report_digest(prose, block) == expected
+
+
+# ---- JSON encoders made once --------------------------------------------------------------------
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(_JSON, st.sampled_from([(",", ":"), (", ", ": ")]))
+def test_an_encoder_made_once_writes_what_json_dumps_writes(value: Any, separators: tuple[str, str]) -> None:
+    expected = json.dumps(value, sort_keys=True, separators=separators, ensure_ascii=False)
+    assert canonical.encoder(separators)(value) == expected
+
+
+def test_an_encoder_made_once_refuses_what_json_refuses() -> None:
+    encode = canonical.encoder((",", ":"))
+    with pytest.raises(TypeError):
+        encode({"a": {1, 2}})
+    loop: list[Any] = []
+    loop.append(loop)
+    with pytest.raises(ValueError):
+        encode(loop)
+    assert encode({"b": 1, "a": [1, "x"]}) == '{"a":[1,"x"],"b":1}'  # still usable after a failure
+
+
+# ---- the save's secret, encoded once --------------------------------------------------------------
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.dictionaries(st.text(max_size=8).filter(lambda k: k != "secret"), _JSON, max_size=5),
+    st.text(max_size=40) | st.sampled_from([save._SECRET_MARK, f"{AGE_BEGIN}\nQUJD\n{AGE_END}\n"]),
+    st.sampled_from([None, "", save._SECRET_MARK]),
+)
+def test_the_body_with_its_secret_put_in_is_the_canonical_body(
+    rest: dict[str, Any], secret: str, decoy: str | None
+) -> None:
+    body = dict(rest, secret=secret)
+    if decoy is not None:  # a field holding what the splice looks for
+        body["public"] = {"secret": decoy}
+    try:
+        expected = canonical.dumps(body)
+    except FormatError:
+        with pytest.raises(FormatError):
+            save._canonical_body(body, save._line(secret))
+        return
+    assert save._canonical_body(body, save._line(secret)) == expected
