@@ -192,19 +192,30 @@ def _int(text: str) -> int:
 
 def depth(value: Any) -> int:
     """How deeply ``value`` nests (a scalar is 0, ``[]`` is 1), walked without recursion;
-    the walk stops a level past :data:`MAX_DEPTH`."""
+    the walk stops a level past :data:`MAX_DEPTH`.
+
+    The walk goes a level at a time (every value of one level, then their children), with
+    no bookkeeping per value: it runs over every save pbem writes or reads."""
     deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        children = item.values() if type(item) is dict else item if type(item) is list else None
-        if children is None:
-            continue
-        deepest = max(deepest, level)
-        if level > MAX_DEPTH:
-            break
-        stack.extend((sub, level + 1) for sub in children if type(sub) in (dict, list))
-    return deepest
+    layer = [value]
+    while True:
+        below: list[Any] = []
+        extend = below.extend
+        nested = False
+        for item in layer:
+            kind = type(item)
+            if kind is dict:
+                nested = True
+                extend(item.values())
+            elif kind is list:
+                nested = True
+                extend(item)
+        if not nested:
+            return deepest
+        deepest += 1
+        if deepest > MAX_DEPTH:
+            return deepest
+        layer = below
 
 
 def loads(data: bytes | str, what: str = "file") -> Any:

@@ -204,3 +204,28 @@ def test_the_body_with_its_secret_put_in_is_the_canonical_body(
             save._canonical_body(body, save._line(secret))
         return
     assert save._canonical_body(body, save._line(secret)) == expected
+
+
+# ---- nesting depth, a level at a time -----------------------------------------------------------
+def _depth_by_recursion(value: Any) -> int:
+    if type(value) is dict:
+        return 1 + max((_depth_by_recursion(v) for v in value.values()), default=0)
+    if type(value) is list:
+        return 1 + max((_depth_by_recursion(v) for v in value), default=0)
+    return 0
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(_JSON)
+def test_depth_is_the_nesting_depth(value: Any) -> None:
+    assert canonical.depth(value) == _depth_by_recursion(value)
+
+
+def test_depth_stops_a_level_past_the_limit() -> None:
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(10_000):
+        inner.append([])
+        inner = inner[0]
+    assert canonical.depth(deep) == canonical.MAX_DEPTH + 1
+    assert canonical.depth([[], {"a": [1]}, "x"]) == 3
