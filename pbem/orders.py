@@ -46,6 +46,7 @@ from pbem.game import OrderLine
 from pbem.keys import ORDERS_DOMAIN, Identity, PublicCard, check_name, encrypt
 from pbem.padding import ORDERS_SIZE, padded_size
 from pbem.transit import (
+    AGE_WIDTH,
     WHAT_TO_DO,
     Damage,
     age_header_damage,
@@ -84,6 +85,8 @@ MAX_DIGITS = 9
 _QUOTE_RE = re.compile(r"^(?:[ \t]*>)+[ \t]?")
 _HEADER_RE = re.compile(r"^(Game|Turn|Player|Seq)\s*:\s*(.*)$", re.IGNORECASE)
 _GAME_ID_RE = re.compile(r"[0-9A-F]{16}")
+_ARMOUR_CHARS = re.compile(r"[A-Za-z0-9+/=]*")
+"""The characters of age's armour lines (as :mod:`pbem.transit` checks them)."""
 _NEEDS_ESCAPE = ("-", ">", "From ")
 _BOM = "\ufeff"
 
@@ -343,6 +346,29 @@ def _sealed_length(text: str) -> int | None:
     )
 
 
+def _standard_armour(text: str) -> list[str] | None:
+    """The base64 lines of ``text`` when it is one age block exactly as age (and so
+    :func:`seal`) writes it: the BEGIN line first, lines of 64 base64 characters and a last
+    shorter one, '=' only at the end, the END line, then nothing but newlines; else None.
+
+    Such a text is :func:`is_sealed` and its armour lines are those :func:`_sealed_length`
+    reads: found with a few operations in C instead of a walk line by line."""
+    head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
+    if len(text) > MAX_TEXT or not text.startswith(head):
+        return None
+    rest = text.rstrip("\n")
+    if not rest.endswith(tail) or len(rest) <= len(head) + len(tail):
+        return None
+    lines = rest[len(head) : -len(tail)].split("\n")
+    last = len(lines[-1])
+    if not 0 < last <= AGE_WIDTH or not set(map(len, lines[:-1])) <= {AGE_WIDTH}:
+        return None
+    joined = "".join(lines)
+    if not _ARMOUR_CHARS.fullmatch(joined) or "=" in joined.rstrip("=") or len(joined) % 4:
+        return None
+    return lines
+
+
 def archive_copy(text: str, identity: Identity, moderator: PublicCard, source: str) -> str:
     """What the engine files in the public orders/ folder for an accepted order file: the
     file itself when pbem sign sealed it (one age block, padded to an
@@ -353,6 +379,11 @@ def archive_copy(text: str, identity: Identity, moderator: PublicCard, source: s
     Raises FormatError as :func:`open_sealed` does (only for a file already accepted, so
     never in practice).
     """
+    standard = _standard_armour(text)
+    if standard is not None:  # the usual file, as pbem sign writes it
+        length = age_plaintext_length(standard)
+        if length is not None and length >= ORDERS_SIZE and length == padded_size(length, ORDERS_SIZE):
+            return text
     if is_sealed(text):
         length = _sealed_length(text)
         if length is not None and length >= ORDERS_SIZE and length == padded_size(length, ORDERS_SIZE):

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import canonical, render, reports, save
+from pbem import canonical, orders, render, reports, save, transit
 from pbem.errors import FormatError
 from pbem.keys import Identity, encrypt
 from pbem.orders import AGE_BEGIN, AGE_END
@@ -229,3 +229,70 @@ def test_depth_stops_a_level_past_the_limit() -> None:
         inner = inner[0]
     assert canonical.depth(deep) == canonical.MAX_DEPTH + 1
     assert canonical.depth([[], {"a": [1]}, "x"]) == 3
+
+
+# ---- a sealed order file as pbem sign writes it ---------------------------------------------------
+def _sealed_file() -> str:
+    return orders.seal("-----BEGIN PBEM ORDERS-----\nx\n", [Identity.generate("m").public()])
+
+
+_EDITS = st.sampled_from(
+    ["none", "crlf", "bom", "trailing space", "indent", "rewrap", "quote", "text before", "blank lines",
+     "no end", "equals inside", "bad char", "short last", "cut"]
+)  # fmt: skip
+
+
+def _edit(text: str, edit: str) -> str:
+    lines = text.split("\n")
+    if edit == "crlf":
+        return text.replace("\n", "\r\n")
+    if edit == "bom":
+        return "\ufeff" + text
+    if edit == "trailing space":
+        return text.replace("\n", " \n", 3)
+    if edit == "indent":
+        return "  " + text
+    if edit == "rewrap":
+        body = "".join(lines[1:-3])
+        return "\n".join([lines[0], *(body[i : i + 60] for i in range(0, len(body), 60)), *lines[-3:]])
+    if edit == "quote":
+        return "".join(f"> {line}\n" for line in lines)
+    if edit == "text before":
+        return "Hello\n" + text
+    if edit == "blank lines":
+        return text + "\n\n\n"
+    if edit == "no end":
+        return "\n".join(lines[:-3]) + "\n"
+    if edit == "equals inside":
+        return text.replace(lines[2], "=" + lines[2][1:], 1)
+    if edit == "bad char":
+        return text.replace(lines[2], "*" + lines[2][1:], 1)
+    if edit == "short last":
+        return text.replace(lines[-3], lines[-3][:-1], 1) if len(lines[-3]) > 1 else text
+    if edit == "cut":
+        return text[: len(text) // 2]
+    return text
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(_EDITS, max_size=3))
+def test_the_standard_armour_shortcut_agrees_with_is_sealed(edits: list[str]) -> None:
+    text = _SEALED
+    for edit in edits:
+        text = _edit(text, edit)
+    lines = orders._standard_armour(text)
+    if lines is not None:
+        assert orders.is_sealed(text)
+        assert transit.age_plaintext_length(lines) == orders._sealed_length(text)
+    elif not edits:
+        pytest.fail("a file exactly as pbem sign writes it takes the shortcut")
+
+
+_SEALED = _sealed_file()
+
+
+def test_an_order_file_as_signed_is_filed_as_it_is_without_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    moderator = Identity.generate("moderator")
+    text = orders.seal("-----BEGIN PBEM ORDERS-----\nx\n", [moderator.public()])
+    monkeypatch.setattr(orders, "is_sealed", lambda text: pytest.fail("walked line by line"))
+    assert orders.archive_copy(text, moderator, moderator.public(), "orders.txt") is text
