@@ -28,6 +28,9 @@ JSON = Any
 
 State = dict[str, Any]
 
+_FRESH_DICT: Any = object()
+"""The default of :class:`View`'s ``private``: a new empty dict for each view."""
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -72,6 +75,13 @@ class Event:
     text: str
     to: tuple[int, ...] | None = None
 
+    def __init__(self, text: str, to: tuple[int, ...] | None = None) -> None:
+        # The __init__ dataclass would write, its fields put straight into the instance's dict
+        # (games make events by the thousand; issue 13).  Equality, hash and repr are dataclass's.
+        fields = self.__dict__
+        fields["text"] = text
+        fields["to"] = to
+
     def to_json(self) -> JSON:
         return {"text": self.text, "to": None if self.to is None else list(self.to)}
 
@@ -93,6 +103,15 @@ class View:
     seat: int | None
     public: JSON
     private: JSON = field(default_factory=dict)
+
+    def __init__(self, game: str, seat: int | None, public: JSON, private: JSON = _FRESH_DICT) -> None:
+        # As :class:`Event`'s: a view is made for every seat at every step.  ``private``
+        # defaults to a new empty dict, as ``field(default_factory=dict)`` says.
+        fields = self.__dict__
+        fields["game"] = game
+        fields["seat"] = seat
+        fields["public"] = public
+        fields["private"] = {} if private is _FRESH_DICT else private
 
 
 @dataclass(frozen=True)
@@ -122,6 +141,12 @@ class OrderLine:
 
     number: int
     text: str
+
+    def __init__(self, number: int, text: str) -> None:
+        # As :class:`Event`'s: an order file becomes one of these per line.
+        fields = self.__dict__
+        fields["number"] = number
+        fields["text"] = text
 
 
 class OrderError(ValueError):
