@@ -86,10 +86,14 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
         free = corners.vacant(view.public["where"])
         rng.shuffle(free)
         return _corner_choice(view, free)
-    turn = _turn(view)
-    sats = list(view.public["sats"])
+    public, seat = view.public, view.seat
+    if seat is None:
+        raise ValueError("a bot needs a seat's view")
+    # The turn's parts as start_turn makes them (no Turn object: the bot walks the parts).
+    where, psi, moves, stormed = public["where"][seat], public["psi"][seat], 0, False
+    limit = int(public["options"].get("max-extra-moves", 0))
+    sats = list(public["sats"])
     key = tuple(sats)
-    where, psi, moves, stormed, limit = turn.where, turn.psi, turn.moves, turn.storm_placed, turn.extra_limit
     lines: list[str] = []
     waste_points: list[tuple[str, int, int, bool]] = []  # the turn before each move
     for _ in range(4):
@@ -110,7 +114,7 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
         if kind != "ride":
             where = target
     if waste_points and rng.randbelow(3) == 0:
-        points = [Turn(turn.seat, w, p, m, st, limit) for w, p, m, st in waste_points]
+        points = [Turn(seat, w, p, m, st, limit) for w, p, m, st in waste_points]
         point = copy_turn(rng.choice(points))
         point.psi -= 1 if point.moves >= 1 else 0
         point.moves += 1
