@@ -447,12 +447,16 @@ def open_sealed(text: str, identity: Identity, source: str, _depth: int = 0) -> 
     damaged in transit).
     """
     check_size(text, source)
-    lines = _unquoted(text)
-    if _has_clear_block(lines):
-        return None
-    blocks = _age_blocks(lines)
-    if not blocks:
-        return None
+    standard = _standard_armour(text)
+    if standard is not None:  # one block as age writes it: what the general way finds in it
+        blocks = [_Armour(1, tuple(enumerate(standard, start=2)), True)]
+    else:
+        lines = _unquoted(text)
+        if _has_clear_block(lines):
+            return None
+        blocks = _age_blocks(lines)
+        if not blocks:
+            return None
     if len(blocks) > MAX_SEALED:
         raise FormatError(
             f"{source}: holds {len(blocks)} sealed blocks; at most {MAX_SEALED} are read",

@@ -296,3 +296,35 @@ def test_an_order_file_as_signed_is_filed_as_it_is_without_the_walk(monkeypatch:
     text = orders.seal("-----BEGIN PBEM ORDERS-----\nx\n", [moderator.public()])
     monkeypatch.setattr(orders, "is_sealed", lambda text: pytest.fail("walked line by line"))
     assert orders.archive_copy(text, moderator, moderator.public(), "orders.txt") is text
+
+
+_MODERATOR = Identity.generate("moderator")
+_SEALED_ORDERS = orders.seal(
+    orders.sign(Identity.generate("alice"), orders.OrderHeader("0123456789ABCDEF", 1, "alice", 1), ["x"]),
+    [_MODERATOR.public()],
+)
+
+
+def _opened(text: str) -> tuple[str, int] | str | None:
+    try:
+        return orders.open_sealed(text, _MODERATOR, "orders.txt")
+    except FormatError as exc:
+        return exc.message
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None)
+@given(st.lists(_EDITS, max_size=2))
+def test_a_sealed_file_opens_as_the_general_way_opens_it(edits: list[str]) -> None:
+    text = _SEALED_ORDERS
+    for edit in edits:
+        text = _edit(text, edit)
+    quick = _opened(text)
+    plain = orders._standard_armour
+    try:
+        orders._standard_armour = lambda text: None  # type: ignore[assignment]
+        general = _opened(text)
+    finally:
+        orders._standard_armour = plain
+    assert quick == general
+    if not edits:
+        assert isinstance(quick, tuple) and quick[1] == 1
