@@ -11,11 +11,11 @@ from __future__ import annotations
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
-from pbem.cli_options import MODERATOR_KEY
+from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, MODERATOR_KEY
 
 
 def _now() -> datetime:
@@ -62,6 +62,32 @@ class PbemGroup(click.Group):
                 err=True,
             )
             ctx.exit(BUG_EXIT)
+
+    PLUGINS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "pbem.cli_moderator": (
+            *("moderate", "judge", "extend", "pause", "resume", "replace"),
+            *("resign", "rollback", "preview", "open", "log"),
+        ),
+        "pbem.press.commands": ("say", "press"),
+    }
+    """Commands that live in other modules, by module: each module is imported (and its
+    ``register`` adds its commands) only when one of its commands is asked for, so that
+    ``pbem read`` does not pay for the moderator's.  tests/test_cli_plugins.py checks that each
+    module adds exactly these."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command, the plug-ins' too (without importing them)."""
+        return sorted({*self.commands, *(name for names in self.PLUGINS.values() for name in names)})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name``, importing the plug-in module that holds it on first use."""
+        if cmd_name not in self.commands:
+            for module, names in self.PLUGINS.items():
+                if cmd_name in names:
+                    from importlib import import_module
+
+                    import_module(module).register(self)
+        return super().get_command(ctx, cmd_name)
 
     SECTIONS = (
         ("Players", ("keygen", "key", "read", "orders", "check", "sign", "open", "say", "press")),
@@ -115,16 +141,14 @@ def _key(path: str) -> Any:
 
 
 def _moderator_option(help_text: str) -> Any:
-    return click.option(
-        "--moderator", "moderator_card", type=click.Path(exists=True, dir_okay=False), help=help_text
-    )
+    return click.option("--moderator", "moderator_card", type=EXISTING_FILE, help=help_text)
 
 
 _player_key = click.option(
     "--key",
     "keyfile",
     required=True,
-    type=click.Path(exists=True, dir_okay=False),
+    type=EXISTING_FILE,
     help="Your own secret identity file (NAME.key from pbem keygen): opens your part, signs your orders.",
 )
 _moderator_key = MODERATOR_KEY
@@ -241,14 +265,14 @@ def key() -> None:
 
 
 @key.command("age-identity")
-@click.argument("keyfile", type=click.Path(exists=True, dir_okay=False))
+@click.argument("keyfile", type=EXISTING_FILE)
 def key_age_identity(keyfile: str) -> None:
     """Print the AGE-SECRET-KEY line that `age -d -i` needs."""
     click.echo(_key(keyfile).age_identity_line())
 
 
 @key.command("public")
-@click.argument("keyfile", type=click.Path(exists=True, dir_okay=False))
+@click.argument("keyfile", type=EXISTING_FILE)
 def key_public(keyfile: str) -> None:
     """Print the public key card of an identity."""
     click.echo(_key(keyfile).public().to_text(), nl=False)
@@ -306,7 +330,7 @@ def _warn_moderator_cards(moderator: Any, cards: list[Any]) -> None:
 @click.option(
     "--moderator-key",
     required=True,
-    type=click.Path(exists=True, dir_okay=False),
+    type=EXISTING_FILE,
     help="The moderator's secret identity file (from pbem keygen): signs the game's saves and reports.",
 )
 @click.option(
@@ -392,7 +416,7 @@ def _status_root(root: Path, as_json: bool, moderator_card: str | None) -> None:
 
 
 @main.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.argument("folder", type=EXISTING_FOLDER)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @_save_moderator_option
 def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
@@ -481,7 +505,7 @@ def _press_rules(folder: Path, save: Any) -> Any:
 
 
 @main.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.argument("folder", type=EXISTING_FOLDER)
 @_moderator_key
 @click.option("--json", "as_json", is_flag=True)
 def show(folder: str, keyfile: str, as_json: bool) -> None:
@@ -529,7 +553,7 @@ def show(folder: str, keyfile: str, as_json: bool) -> None:
 
 # ---- a player's tools -------------------------------------------------------------------------
 @main.command()
-@click.argument("report", type=click.Path(exists=True, dir_okay=False))
+@click.argument("report", type=EXISTING_FILE)
 @_player_key
 @_pin_option
 def read(report: str, keyfile: str, moderator_card: str | None) -> None:
@@ -543,7 +567,7 @@ def read(report: str, keyfile: str, moderator_card: str | None) -> None:
 
 
 @main.command()
-@click.argument("report", type=click.Path(exists=True, dir_okay=False))
+@click.argument("report", type=EXISTING_FILE)
 @_player_key
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write the form here instead of stdout.")
 @_pin_option
@@ -556,13 +580,13 @@ def orders(report: str, keyfile: str, out: str | None, moderator_card: str | Non
 
 _report_option = click.option(
     "--report",
-    type=click.Path(exists=True, dir_okay=False),
+    type=EXISTING_FILE,
     help="The report the orders answer (default: the copy pbem kept when you read it or asked for the form).",
 )
 
 
 @main.command()
-@click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
+@click.argument("orders_file", metavar="ORDERS", type=EXISTING_FILE)
 @_player_key
 @_report_option
 @_pin_option
@@ -582,7 +606,7 @@ def check(orders_file: str, keyfile: str, report: str | None, moderator_card: st
 
 
 @main.command()
-@click.argument("orders_file", metavar="ORDERS", type=click.Path(exists=True, dir_okay=False))
+@click.argument("orders_file", metavar="ORDERS", type=EXISTING_FILE)
 @_player_key
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 @_report_option
@@ -628,8 +652,8 @@ def sign(
 
 # ---- the moderator --------------------------------------------------------------------------
 @main.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("folder", type=EXISTING_FOLDER)
+@click.argument("files", nargs=-1, required=True, type=EXISTING_FILE)
 @_moderator_key
 @click.option(
     "--advance",
@@ -680,7 +704,7 @@ def submit(folder: str, files: tuple[str, ...], keyfile: str, advance_now: bool)
 
 
 @main.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.argument("folder", type=EXISTING_FOLDER)
 @_moderator_key
 @click.option(
     "--fill",
@@ -706,7 +730,7 @@ def advance(folder: str, keyfile: str, fill: str, preview: bool) -> None:
 
 
 @main.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.argument("folder", type=EXISTING_FOLDER)
 @_moderator_key
 def publish(folder: str, keyfile: str) -> None:
     """Write the current turn's reports again (after a crash, or lost files)."""
@@ -719,7 +743,7 @@ def publish(folder: str, keyfile: str) -> None:
 
 
 @main.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.argument("folder", type=EXISTING_FOLDER)
 @_save_moderator_option
 def verify(folder: str, moderator_card: str | None) -> None:
     """Re-play a finished game from its revealed seed and check it ends where it did."""
@@ -730,12 +754,12 @@ def verify(folder: str, moderator_card: str | None) -> None:
 
 
 @main.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.argument("folder", type=EXISTING_FOLDER)
 @click.option("--out", "out_dir", required=True, type=click.Path(), help="Folder for the archive files.")
 @click.option(
     "--key",
     "keyfile",
-    type=click.Path(exists=True, dir_okay=False),
+    type=EXISTING_FILE,
     help="Before the end: yours gives your own archive, the moderator's the full one (confidential).",
 )
 def archive(folder: str, out_dir: str, keyfile: str | None) -> None:
@@ -797,16 +821,3 @@ def demo(game: str, players: int | None, seed: int, out: str, bots: str, options
     _note_old_option_names(game, opts)
     result = run_demo(game, players, seed, Path(out), bots.split(","), opts, progress=click.echo)
     click.echo(result.summary)
-
-
-def _register_plugins() -> None:
-    """Add command groups that live in other modules (the moderator's)."""
-    from importlib import import_module
-    from importlib.util import find_spec
-
-    if find_spec("pbem.cli_moderator") is not None:
-        import_module("pbem.cli_moderator").register(main)
-    import_module("pbem.press.commands").register(main)
-
-
-_register_plugins()

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import click
 
+EXISTING_FILE = click.Path(exists=True, dir_okay=False)
+"""An existing file (one instance shared by every option: each click.Path looks up its
+translated name when made, which adds up at start-up)."""
+EXISTING_FOLDER = click.Path(exists=True, file_okay=False)
+"""An existing folder (shared, as :data:`EXISTING_FILE`)."""
+
 MODERATOR_KEY = click.option(
     "--key",
     "keyfile",
     required=True,
-    type=click.Path(exists=True, dir_okay=False),
+    type=EXISTING_FILE,
     help="The moderator's secret identity file: the .key the game was created with "
     "(pbem new --moderator-key).",
 )

@@ -22,7 +22,9 @@ RUN = Path(__file__).parents[1] / ".ci" / "run"
 def _leaves(group: click.Group, prefix: str = "") -> set[str]:
     """Every command a user can run: ``status``, and for groups their subcommands (``key public``)."""
     out = set()
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
         if isinstance(command, click.Group):
             out |= _leaves(command, f"{prefix}{name} ")
         else:

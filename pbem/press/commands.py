@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pbem.cli_options import MODERATOR_KEY
+from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, MODERATOR_KEY
 
 if TYPE_CHECKING:
     from pbem.engine import GameFolder
@@ -22,13 +22,13 @@ _player_key = click.option(
     "--key",
     "keyfile",
     required=True,
-    type=click.Path(exists=True, dir_okay=False),
+    type=EXISTING_FILE,
     help="Your own secret identity file (NAME.key from pbem keygen).",
 )
 _moderator_card = click.option(
     "--moderator",
     "moderator_card",
-    type=click.Path(exists=True, dir_okay=False),
+    type=EXISTING_FILE,
     help="The moderator's public card; without it, the key first seen for this game is required.",
 )
 MAX_MESSAGE_BYTES = 1_000_000
@@ -64,7 +64,7 @@ def _message(text: str | None, path: str | None) -> tuple[str, str]:
 
 
 @click.command()
-@click.argument("report", type=click.Path(exists=True, dir_okay=False))
+@click.argument("report", type=EXISTING_FILE)
 @_player_key
 @click.option(
     "--to", "to", multiple=True, required=True, metavar="NAME", help="A recipient (repeat), or all."
@@ -156,8 +156,8 @@ def press_read(paths: tuple[str, ...], keyfile: str, moderator_card: str | None)
 
 
 @press.command("relay")
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("folder", type=EXISTING_FOLDER)
+@click.argument("file", type=EXISTING_FILE)
 @MODERATOR_KEY
 def press_relay(folder: str, file: str, keyfile: str) -> None:
     """Relay the press FILE a player sent (what pbem say wrote) in the game in FOLDER:
@@ -180,7 +180,7 @@ def press_relay(folder: str, file: str, keyfile: str) -> None:
 
 
 @press.command("list")
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.argument("folder", type=EXISTING_FOLDER)
 @MODERATOR_KEY
 def press_list(folder: str, keyfile: str) -> None:
     """List the press relayed in the game in FOLDER (moderator): number, turn, sender (the
