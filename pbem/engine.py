@@ -42,7 +42,7 @@ from pbem.errors import (
     SignatureError,
     UsageError,
 )
-from pbem.folder import atomic_write, default_home, read_record, write_record
+from pbem.folder import atomic_write, default_home, read_record, write_folder, write_record
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
 from pbem.inputs import read_bytes as read_input
 from pbem.inputs import shorten
@@ -250,6 +250,7 @@ class GameFolder:
         self, path: str | os.PathLike[str], home: Path | None = None, *, lock_wait: float = LOCK_WAIT
     ) -> None:
         self.path = Path(path)
+        self._save_path = self.path / SAVE_NAME  # built once: paths are joined on every turn
         self.seen = SeenRecord(home or default_home())
         self.lock = FolderLock(self.path)
         self.lock_wait = lock_wait
@@ -292,7 +293,7 @@ class GameFolder:
     # ---- paths ---------------------------------------------------------------------------
     @property
     def save_path(self) -> Path:
-        return self.path / SAVE_NAME
+        return self._save_path
 
     def reports_dir(self, turn: int) -> Path:
         return self.path / "reports" / f"turn-{turn:04d}"
@@ -309,10 +310,10 @@ class GameFolder:
         Raises UsageError if there is no save, FormatError, TamperedError, ForeignError (another
         game's or moderator's save) or RollbackError (an old or forked save).
         """
-        if not self.save_path.exists() and not self.save_path.is_symlink():
+        if not os.path.lexists(self._save_path):
             raise UsageError(f"{self.path} holds no pbem game (no {SAVE_NAME})")
-        data = read_input(self.save_path, "save file")
-        save = read_save(data, str(self.save_path), expect_moderator)
+        data = read_input(self._save_path, "save file")
+        save = read_save(data, str(self._save_path), expect_moderator)
         if check_history(self.path, save, data, self._origin_of(save)) and self.lock.held:
             store_history(self.path, save.revision, data)
         return save
@@ -844,10 +845,9 @@ class GameFolder:
         public_view = game.observe(secret.state, None)
         views = [game.observe(secret.state, seat) for seat in range(len(save.names))] + [public_view]
         texts = render_reports(game, views, events, ctx, moderator, [*save.players, None])
-        for name, text in zip([*save.names, "public"], texts, strict=True):
-            path = folder / f"{name}.txt"
-            atomic_write(path, text, durable=False)
-            written.append(path)
+        names = [f"{name}.txt" for name in [*save.names, "public"]]
+        write_folder(folder, dict(zip(names, texts, strict=True)))  # a new turn's at once
+        written += [folder / name for name in names]
         for filename, content in game.pictures(public_view).items():
             atomic_write(folder / filename, name_seats(content, save.names), durable=False)
             written.append(folder / filename)

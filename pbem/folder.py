@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +110,58 @@ def atomic_write(
         fsync_dir(folder or ".")
 
 
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+
+
+def write_folder(
+    path: str | os.PathLike[str], files: Mapping[str, bytes | str], hook: CrashHook | None = None
+) -> None:
+    """Put ``files`` (name to content) in the folder ``path``, not durably (files that can
+    be rebuilt from durable ones: a turn's reports).  Raises OSError.
+
+    A folder that does not exist yet appears with all its files at once: they are written
+    into a staging folder beside it (``.pbem-tmp-<name>``, left by a killed writer and
+    removed here or by :func:`sweep_temp`) and the folder is renamed into place, one rename
+    for the lot; a reader sees no folder or every file whole.  Into a folder that exists,
+    each file is written with :func:`atomic_write` (``durable=False``).  Crash points
+    (``hook``, as :func:`atomic_write`): "written" after each file, "renamed" at the end.
+    """
+    target = os.fspath(path)
+    parent, name = os.path.split(target)
+    if os.path.lexists(target):
+        for filename, data in files.items():
+            atomic_write(os.path.join(target, filename), data, durable=False, hook=hook)
+        return
+    stage = os.path.join(parent, f"{TEMP_PREFIX}{name}")
+    if os.path.lexists(stage):
+        _remove_tree(stage)
+    try:
+        os.makedirs(stage)
+        for filename, data in files.items():
+            fd = os.open(os.path.join(stage, filename), _NEW, 0o644)
+            try:
+                write_fd(fd, data.encode("utf-8") if isinstance(data, str) else data)
+            finally:
+                os.close(fd)
+            crash_point("written", hook)
+        os.rename(stage, target)
+        crash_point("renamed", hook)
+    except BaseException:
+        _remove_tree(stage)
+        raise
+
+
+def _remove_tree(path: str | os.PathLike[str]) -> None:
+    """Remove a staging folder and what it holds, as far as possible (never raises)."""
+    import shutil
+
+    if os.path.islink(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def read_record(path: Path) -> dict[str, Any]:
     """A small local JSON record (seen saves, pinned keys): {} when it does not exist yet.
 
@@ -134,8 +186,11 @@ def write_record(path: Path, data: dict[str, Any], durable: bool = True) -> None
 def sweep_temp(folder: str | os.PathLike[str]) -> int:
     """Remove stray temporary files left by a crashed writer; returns how many."""
     count = 0
-    for path in Path(folder).rglob(f"{TEMP_PREFIX}*"):
+    for path in list(Path(folder).rglob(f"{TEMP_PREFIX}*")):
         with contextlib.suppress(OSError):
-            path.unlink()
+            if path.is_dir() and not path.is_symlink():
+                _remove_tree(path)  # a staging folder of write_folder
+            else:
+                path.unlink()
             count += 1
     return count

@@ -53,6 +53,12 @@ def history_path(folder: Path, revision: int) -> Path:
     return folder / HISTORY_DIR / f"rev-{revision:06d}.json"
 
 
+def _history_file(folder: Path, revision: int) -> str:
+    """:func:`history_path` as a plain string, for the checks every turn makes (a pathlib
+    join costs more than the system call it names)."""
+    return os.path.join(folder, HISTORY_DIR, f"rev-{revision:06d}.json")
+
+
 def file_digest(data: bytes) -> str:
     """SHA-256 of a save file's bytes: what compare-and-swap compares."""
     return hashlib.sha256(data).hexdigest()
@@ -250,7 +256,7 @@ def check_history(folder: Path, save: Save, data: bytes, origin: Origin) -> bool
             f"put back this folder's own save, the newest {HISTORY_DIR}/rev-NNNNNN.json",
         )
     revision = save.revision
-    if os.path.lexists(history_path(folder, revision + 1)):
+    if os.path.lexists(_history_file(folder, revision + 1)):
         newest = newest_revision(folder)
         raise RollbackError(
             f"{save.source} is revision {revision} (turn {save.turn}) but revision {newest} of game "
@@ -337,8 +343,8 @@ def commit(folder: Path, previous: Save | None, data: bytes, revision: int) -> N
 
     Raises ConflictError, changing nothing, if another writer got there first.
     """
-    save_path = folder / SAVE_NAME
-    if os.path.lexists(history_path(folder, revision)):
+    save_path = os.path.join(folder, SAVE_NAME)
+    if os.path.lexists(_history_file(folder, revision)):
         raise ConflictError(
             f"revision {revision} of the game in {folder} is already in {HISTORY_DIR}/: another writer "
             "saved the game meanwhile",
@@ -351,7 +357,8 @@ def commit(folder: Path, previous: Save | None, data: bytes, revision: int) -> N
         atomic_write(save_path, data)
         return
     try:
-        current = save_path.read_bytes()
+        with open(save_path, "rb") as file:
+            current = file.read()
     except OSError:
         current = b""
     if not _still_holds(current, previous):

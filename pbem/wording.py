@@ -96,7 +96,13 @@ def wrap_lines(lines: Iterable[str], width: int = WIDTH) -> list[str]:
 
 def wrap_text(text: str, width: int = WIDTH) -> str:
     """``text`` with every line folded by :func:`wrap_line` (a final newline is kept)."""
-    folded = "\n".join(wrap_lines(text.split("\n"), width))
+    lines = text.split("\n")
+    trimmed = list(map(str.rstrip, lines))
+    if max(map(len, trimmed)) <= width:
+        # Every line fits (what pbem's templates and games write): :func:`wrap_lines` would
+        # only trim each line, done here by ``map`` in C instead of a loop in Python.
+        return "\n".join(trimmed)
+    folded = "\n".join(wrap_lines(lines, width))
     return folded
 
 

@@ -1,0 +1,164 @@
+"""Issue 13, a turn with less work: each shortcut gives exactly what the plain way gives.
+
+* Folding text whose lines all fit (what pbem renders) trims the lines with ``map`` in C
+  instead of the walk line by line: the same string as the walk, for any text.
+* A turn's new report folder is staged beside its place and renamed into it at once (one
+  rename for every file, where each file had its own temporary name and rename): the same
+  files and bytes; a folder that exists is written file by file as before; a kill leaves
+  no report folder and no staging folder, and a staging folder left by a killed process is
+  removed by the next writer and by ``sweep_temp``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem import folder as folder_module
+from pbem import wording
+from pbem.folder import TEMP_PREFIX, set_crash_hook, sweep_temp, write_folder
+
+from .conftest import Table
+
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "100"))
+
+
+# ---- folding ----------------------------------------------------------------------------------
+def _plain_wrap(text: str, width: int) -> str:
+    """What :func:`pbem.wording.wrap_text` wrote before the shortcut: the walk line by line."""
+    return "\n".join(wording.wrap_lines(text.split("\n"), width))
+
+
+_LINE = st.text(
+    st.sampled_from(list("ab #-*1.) \t\r\x0b\x0c\x1c\x1f\u00a0\u2028\u3000é")), max_size=90
+) | st.sampled_from(["", " ", "x" * 70, "x" * 70 + " ", "x" * 71, "- " + "word " * 20, "# " + "y" * 80])
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(_LINE, max_size=8), st.sampled_from([70, 20, 72]), st.booleans())
+def test_folding_is_the_walk_line_by_line(lines: list[str], width: int, final_newline: bool) -> None:
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    assert wording.wrap_text(text, width) == _plain_wrap(text, width)
+
+
+def test_text_that_fits_is_not_walked(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    report = table.folder.reports_dir(1) / "public.txt"
+    text = report.read_text()
+    expected = _plain_wrap(text, wording.WIDTH)
+
+    def walked(*args: object, **kwargs: object) -> list[str]:
+        raise AssertionError("a text whose lines fit went the walk line by line")
+
+    monkeypatch.setattr(wording, "wrap_lines", walked)
+    assert wording.wrap_text(text) == expected == text
+    with pytest.raises(AssertionError):  # a line too long still goes the general way
+        wording.wrap_text(text + "z " * 40)
+
+
+# ---- a turn's report folder at once -------------------------------------------------------------
+FILES = {"alice.txt": "a report\n", "public.txt": b"the public one\n", "board.svg": "<svg/>"}
+
+
+def _read(path: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(path.iterdir())}
+
+
+def _expected() -> dict[str, bytes]:
+    return {k: v if isinstance(v, bytes) else v.encode() for k, v in sorted(FILES.items())}
+
+
+def test_a_new_folder_appears_with_all_its_files_in_one_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    renames: list[tuple[str, str]] = []
+    real_rename, real_replace = os.rename, os.replace
+
+    def rename(src: str, dst: str) -> None:
+        renames.append((os.path.basename(src), os.path.basename(dst)))
+        real_rename(src, dst)
+
+    def replace(src: str, dst: str) -> None:
+        renames.append((os.path.basename(src), os.path.basename(dst)))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(folder_module.os, "rename", rename)
+    monkeypatch.setattr(folder_module.os, "replace", replace)
+    target = tmp_path / "reports" / "turn-0001"
+    write_folder(target, FILES)
+    assert _read(target) == _expected()
+    assert renames == [(f"{TEMP_PREFIX}turn-0001", "turn-0001")]
+    assert os.listdir(tmp_path / "reports") == ["turn-0001"]
+    # Into a folder that exists, each file is replaced on its own (republish after a crash).
+    renames.clear()
+    write_folder(target, {"alice.txt": "again\n"})
+    assert (target / "alice.txt").read_text() == "again\n"
+    assert [dst for _, dst in renames] == ["alice.txt"]
+    assert sorted(os.listdir(target)) == sorted(FILES)
+
+
+@pytest.mark.parametrize("kill_at", [1, 2, 3, 4])
+def test_a_kill_while_staging_leaves_no_folder_and_no_stage(tmp_path: Path, kill_at: int) -> None:
+    class Killed(Exception):
+        pass
+
+    steps: list[str] = []
+
+    def hook(step: str) -> None:
+        steps.append(step)
+        if len(steps) == kill_at:
+            raise Killed(step)
+
+    target = tmp_path / "reports" / "turn-0002"
+    set_crash_hook(hook)
+    try:
+        with pytest.raises(Killed):
+            write_folder(target, FILES)
+    finally:
+        set_crash_hook(None)
+    assert steps == ["written", "written", "written", "renamed"][:kill_at]
+    if kill_at < 4:  # before the rename: nothing of the turn, and no staging folder
+        assert os.listdir(tmp_path / "reports") == []
+    else:  # after it: the whole folder
+        assert _read(target) == _expected()
+    write_folder(target, FILES)  # the writer's retry
+    assert _read(target) == _expected()
+    assert os.listdir(tmp_path / "reports") == ["turn-0002"]
+
+
+def test_a_stage_left_by_a_killed_writer_is_removed(tmp_path: Path) -> None:
+    stage = tmp_path / "reports" / f"{TEMP_PREFIX}turn-0003"
+    stage.mkdir(parents=True)
+    (stage / "alice.txt").write_text("half a report")
+    target = tmp_path / "reports" / "turn-0003"
+    write_folder(target, FILES)
+    assert _read(target) == _expected()
+    assert os.listdir(tmp_path / "reports") == ["turn-0003"]
+    stage.mkdir()  # another one, for a turn never written again
+    (stage / "bob.txt").write_text("half")
+    assert sweep_temp(tmp_path) == 1
+    assert os.listdir(tmp_path / "reports") == ["turn-0003"]
+
+
+def test_a_turn_publishes_its_reports_in_one_rename(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    replaced: list[str] = []
+    real_replace = os.replace
+
+    def replace(src: str, dst: str) -> None:
+        replaced.append(os.path.basename(dst))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(folder_module.os, "replace", replace)
+    table.play_step()
+    save = table.folder.read()
+    reports = table.folder.reports_dir(save.turn)
+    assert sorted(p.name for p in reports.iterdir()) == sorted(p.name for p in table.folder.turn_files(save))
+    assert not [name for name in replaced if name.endswith(".txt") and "seq" not in name]
+    # Publishing the same turn again rewrites the files in place, the same bytes.
+    before = _read(reports)
+    table.folder.publish(table.moderator, table.folder.load(table.moderator))
+    assert _read(reports).keys() == before.keys()
+    assert not list(table.folder.path.rglob(f"{TEMP_PREFIX}*"))
