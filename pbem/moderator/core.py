@@ -55,7 +55,18 @@ from pbem.errors import ConflictError, DuplicateError, PbemError
 from pbem.keys import Identity
 from pbem.mail.extract import AGE_BINARY_MAGIC
 from pbem.moderator.config import CONFIG_NAME, GameConfig, RootConfig
-from pbem.moderator.durable import arm_engine_writes, remove, step, sweep_tree, write_once
+from pbem.moderator.durable import (
+    active_group,
+    arm_engine_writes,
+    barrier,
+    finish,
+    grouped,
+    remove,
+    step,
+    sweep_tree,
+    sync_filesystems,
+    write_once,
+)
 from pbem.moderator.journal import Entry, added
 from pbem.moderator.lock import local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
@@ -199,6 +210,10 @@ class Moderator:
             results = run_parallel(self, games, force, workers)
         else:
             results = tuple(self.process(g, force=force) for g in games)
+        if any(r.files or r.advanced or r.journal for r in results):
+            # The pass's last writes of each game (its record, the removals) made durable
+            # at once: what a finished pass did survives a power cut.
+            sync_filesystems([self.root, self.state_dir])
         self.index.prune(g.name for g in games)
         self.index.save()
         return PassResult(results, time.perf_counter() - start)
@@ -260,7 +275,14 @@ class Moderator:
 
     # ---- one game ----------------------------------------------------------------------------
     def _process_locked(self, folder: GameFolder, now: int) -> GameResult:
+        """One game's work in a pass, its writes grouped: the record's durable writes and the
+        end of the game's work are the only sync points (see the module's docstring)."""
+        with grouped():
+            return self._process_grouped(folder, now)
+
+    def _process_grouped(self, folder: GameFolder, now: int) -> GameResult:
         game_dir = folder.path
+        self._removing: list[str] = []
         sweep_tree(game_dir, skip=(INBOX_DIR,))
         save = folder.read(self.card)
         config = GameConfig.load(game_dir, self.config, get_game(save.game).bots)
@@ -273,6 +295,7 @@ class Moderator:
             record = self._note_repairs(game_dir, record, damage, repaired, now)
         files, settling = inbox_files(game_dir / INBOX_DIR, self.real_ns(), self.settle_ns)
         ids = [self._entry_id(f) for f in files]
+        resume_turn = record.taking_turn
         record, resume = self._resume_taking(record, ids, save, now)
         if record.advancing is not None:
             record = self._recover(folder, game_dir, record, save, now, config.timing, post)
@@ -285,7 +308,10 @@ class Moderator:
             # The one write before the pass's first engine write: the entries taken, in order,
             # and the advance the turn would get if they complete it (see _would_advance).
             record = replace(
-                record, taking=tuple(ids), advancing=self._would_advance(record, save, now, config.timing)
+                record,
+                taking=tuple(ids),
+                taking_turn=save.turn,
+                advancing=self._would_advance(record, save, now, config.timing),
             )
             self._save(game_dir, record)
         kinds: list[str] = []
@@ -298,9 +324,18 @@ class Moderator:
             for n, p in zip(save.names, save.body["players"], strict=True)
         )
         for i, (inbox_file, entry_id) in enumerate(zip(files, ids, strict=True)):
-            retry, last = entry_id == resume, i == len(files) - 1
+            retry, last = entry_id in resume, i == len(files) - 1
             record, kind, resolved = self._handle_file(
-                folder, game_dir, record, inbox_file, post, now, config.timing, retry, advance and last
+                folder,
+                game_dir,
+                record,
+                inbox_file,
+                post,
+                now,
+                config.timing,
+                retry,
+                advance and last,
+                resume_turn if retry else None,
             )
             if kind:
                 kinds.append(kind)
@@ -322,8 +357,17 @@ class Moderator:
             record = self._advance(folder, game_dir, record, save, plan, now, config.timing, post)
             advanced += 1
         # The pass's last write (none if nothing changed): what it did, the entries it took
-        # answered, an intent it wrote for an advance that did not happen dropped.
-        self._save(game_dir, replace(record, taking=(), advancing=None))
+        # answered, an intent it wrote for an advance that did not happen dropped.  Every
+        # answer, report link and notice it claims is made durable first (one barrier); the
+        # record itself need not be (lost, the intent written before it is finished again),
+        # nor the inbox removals after it (lost, the record names the files as handled).
+        barrier()
+        # The files answered but not yet removed stay named as handled (a new turn's clock
+        # forgets the keys of the last), so a stop before their removal never answers again.
+        handled = (*record.handled, *(k for k in self._removing if k not in record.handled))
+        record = replace(record, taking=(), taking_turn=None, advancing=None, handled=handled)
+        self._save(game_dir, record, durable=False)
+        finish()
         return GameResult(
             game_dir.name,
             files=len(files),
@@ -380,10 +424,16 @@ class Moderator:
         self._save(game_dir, record)
         return record
 
-    def _save(self, game_dir: Path, record: Record) -> None:
-        """Write the game's record, unless its file holds that very record already."""
+    def _save(self, game_dir: Path, record: Record, durable: bool = True) -> None:
+        """Write the game's record, unless its file holds that very record already.  A
+        durable write inside a game's group is one barrier: the record and everything the
+        group wrote before it (answers, links, notices the record says were given) synced at
+        once.  ``durable=False``: left to the next barrier or the pass's end."""
         if record != self._on_disk:
-            save_record(game_dir, record)
+            grouped_write = active_group() is not None
+            save_record(game_dir, record, durable=durable and not grouped_write)
+            if durable and grouped_write:
+                barrier()
             self._on_disk = record
 
     @staticmethod
@@ -393,14 +443,15 @@ class Moderator:
 
     def _resume_taking(
         self, record: Record, present: Sequence[str], save: Save, now: int
-    ) -> tuple[Record, str | None]:
-        """What a killed pass left of the inbox entries it took (``taking``).  Those gone from
-        the inbox were answered and removed, but their journal lines died with the pass: one
-        line says so.  The first still there is returned: the engine may have filed it just
-        before the kill, so a DuplicateError for it means accepted.  (Entries are handled in
-        order and each leaves the inbox once answered, so no later one was touched.)"""
+    ) -> tuple[Record, frozenset[str]]:
+        """What a stopped pass left of the inbox entries it took (``taking``).  Those gone
+        from the inbox were answered and removed, but their journal lines died with the pass:
+        one line says so.  Those still there are returned: the engine may have filed any of
+        them before the stop (a pass removes the files it handled only after its last
+        barrier), so each is handled as a retry: a DuplicateError for a file filed from that
+        very place, or a "late" error for the file that resolved its turn, means accepted."""
         if not record.taking:
-            return record, None
+            return record, frozenset()
         here = set(present)
         gone = sum(1 for key in record.taking if key not in here)
         if gone:
@@ -411,8 +462,7 @@ class Moderator:
                 kind="repaired",
                 turn=save.turn,
             )
-        resume = next((key for key in record.taking if key in here), None)
-        return replace(record, taking=()), resume
+        return replace(record, taking=(), taking_turn=None), frozenset(k for k in record.taking if k in here)
 
     def _ensure_clock(self, game_dir: Path, record: Record, save: Save, now: int) -> Record:
         """Start the turn clock when the save shows a turn the record has not seen.  Not
@@ -484,11 +534,14 @@ class Moderator:
         policy: TimingPolicy,
         retry: bool = False,
         advance: bool = False,
+        taken_in: int | None = None,
     ) -> tuple[Record, str | None, bool]:
         """File or refuse one inbox entry, answer its sender, and take it out of the inbox:
         a refused file is kept in the quarantine.  ``retry``: a killed pass may have had the
         engine file it (see :meth:`_resume_taking`).  The record is not written here: the
-        entry is in the record's ``taking`` (see :meth:`_process_locked`).  ``advance``: a
+        entry is in the record's ``taking`` (see :meth:`_process_locked`); ``taken_in``: the
+        turn the stopped pass took it in (a retried entry answered in a turn since resolved is
+        only removed: see :meth:`_answered`).  ``advance``: a
         file that completes the turn resolves it in the same engine write (the record's
         ``advancing`` holds the intent); the third value returned says it did.  Whatever the
         entry is or holds, this raises only for a broken disk or a broken game, never for
@@ -509,12 +562,25 @@ class Moderator:
             reason = f"the file is {size} bytes; no order file is that big"
             return (*self._set_aside(folder, game_dir, record, item, post, now, reason), False)
         key = content_key(item.folder, item.path.name, item.mtime_ns, data)
-        if key in record.handled:
-            remove(item.path)
+        if key in record.handled:  # answered by a pass that stopped before removing it
+            self._removing.append(key)
+            remove(item.path, later=True)
             return record, None, False
         retry = retry or (record.inflight is not None and record.inflight.get("key") == key)
         source = self._source(item)
         save = folder.read(self.card)
+        if taken_in is not None and taken_in != save.turn and self._answered(game_dir, save, taken_in, key):
+            # The stopped pass answered it, then resolved the turn (the last file of a pass
+            # completes it): answered once, in its own turn; its journal line is rebuilt.
+            record = record.with_handled(key).logged(
+                f"{source}: answered for turn {taken_in} just before the moderator stopped",
+                at=now,
+                kind="repaired",
+                turn=taken_in,
+            )
+            self._removing.append(key)
+            remove(item.path, later=True)
+            return record, None, False
         problem = None
         resolved = False
         try:
@@ -561,8 +627,17 @@ class Moderator:
             turn=save.turn,
             player=save.names[seat] if seat is not None and verified else None,
         )
-        remove(item.path)
+        self._removing.append(key)
+        remove(item.path, later=True)  # once its answer and the record are durable
         return record, notice.kind, resolved
+
+    @staticmethod
+    def _answered(game_dir: Path, save: Save, turn: int, key: str) -> bool:
+        """True if the answer to the inbox file with content key ``key``, taken in ``turn``,
+        is in a player's folder or the public notices (see :meth:`_answer` for the name)."""
+        filename = f"notice-turn-{turn:04d}-{key[:12]}.txt"
+        places = [game_dir / PLAYERS_DIR / name / filename for name in save.names]
+        return any(p.is_file() for p in [*places, game_dir / NOTICES_DIR / filename])
 
     def _set_aside(
         self,
@@ -598,6 +673,7 @@ class Moderator:
         self._answer(game_dir, save, notice, None, item, post, key)
         note: dict[str, object] = {"was": source, "received": iso(now), "result": "malformed"}
         note["reason"] = reason
+        barrier()  # the answer on disk before the entry leaves the inbox
         where = self._quarantine(game_dir).move(item.path, key, note)
         if where is None and os.path.lexists(item.path):
             record = replace(record, ignored=(*record.ignored, key)[-Record.KEEP_IGNORED :])

@@ -9,6 +9,14 @@ of :func:`step` in this process ends it at once with ``os._exit(CRASH_EXIT)``, a
 would.  :func:`write_atomic` calls :func:`step` at each step of the write (before and after
 its rename), and the moderator calls it between the steps of its work, so the fault tests can stop it at every
 point that matters and check that a restart reaches the same result.
+
+Group commit: inside :func:`grouped` (one game's work in a pass), :func:`write_once`,
+:func:`link_all` and :func:`remove` with ``later=True`` do not sync each file.  Their files
+are written (atomically: a kill never tears one) and noted; :func:`barrier` then makes all
+of them durable at once (one ``syncfs`` of each file system they are on, where the system
+has it, else one ``fsync`` per file and per folder), and :func:`finish` makes the removals
+the group put off.  A removal is put off until the answer and the record that say the file
+was handled are durable, so a power cut never leaves a file gone and its answer lost.
 """
 
 from __future__ import annotations
@@ -16,7 +24,8 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Collection, Sequence
+import sys
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
 from pbem.folder import TEMP_PREFIX, atomic_write, fsync_dir
@@ -74,19 +83,180 @@ def steps_taken() -> int:
     return _steps
 
 
-def write_atomic(path: Path, data: bytes | str, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``data`` atomically and durably (the engine's own atomic write),
-    counting a crash point at each of its steps: written, synced (before the rename) and
-    renamed."""
-    atomic_write(path, data, mode, hook=lambda label: step(f"{label} {path.name}"))
+def write_atomic(path: Path, data: bytes | str, mode: int = 0o644, durable: bool = True) -> None:
+    """Replace ``path`` with ``data`` atomically (the engine's own atomic write), counting a
+    crash point at each of its steps: written, synced (before the rename) and renamed.
+    ``durable=False``: not synced here; inside :func:`grouped` the file is noted for the
+    group's next :func:`barrier` (outside a group, only the system's own write-back makes it
+    durable: for files a later step rebuilds)."""
+    atomic_write(path, data, mode, durable=durable, hook=lambda label: step(f"{label} {path.name}"))
+    if not durable and _group is not None:
+        _group.note(path)
 
 
 def write_once(path: Path, data: bytes | str, mode: int = 0o644) -> bool:
-    """Write ``path`` unless it exists already (idempotent output); True if written now."""
+    """Write ``path`` unless it exists already (idempotent output); True if written now.
+    Inside :func:`grouped` it is made durable by the group's next :func:`barrier`."""
     if path.exists():
         return False
-    write_atomic(path, data, mode)
+    write_atomic(path, data, mode, durable=_group is None)
     return True
+
+
+class Group:
+    """The files, folders and removals of one group (see :func:`grouped`) not yet durable."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, None] = {}
+        self.folders: dict[str, None] = {}
+        self.removals: list[Path] = []
+        self.barriers = 0
+        """How many barriers synced something (for tests and benchmarks)."""
+
+    def note(self, path: Path) -> None:
+        """Make ``path`` (a file written or linked) and its folder durable at the next barrier."""
+        self.files[os.fspath(path)] = None
+        self.folders[os.fspath(path.parent)] = None
+
+    def note_folder(self, folder: Path) -> None:
+        """Make the entries of ``folder`` (a link made in it) durable at the next barrier."""
+        self.folders[os.fspath(folder)] = None
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.files or self.folders)
+
+
+_group: Group | None = None
+
+
+@contextlib.contextmanager
+def grouped() -> Iterator[Group]:
+    """Defer the syncs of :func:`write_once`, :func:`link_all` and ``remove(later=True)``
+    inside the block to :func:`barrier` calls (the caller places them).  What the block
+    leaves unsynced or unremoved when it raises stays so: every such write is one a restart
+    redoes (see :mod:`pbem.moderator.core`)."""
+    global _group
+    outer, _group = _group, Group()
+    try:
+        yield _group
+    finally:
+        _group = outer
+
+
+def active_group() -> Group | None:
+    """The group the current block writes into, if any."""
+    return _group
+
+
+SyncFs = Callable[[int], None]
+_syncfs: list[SyncFs | None] = []
+
+
+def _load_syncfs() -> SyncFs | None:
+    """``syncfs(2)`` through ctypes on Linux (one call syncs a whole file system); None
+    elsewhere or where the C library lacks it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.syncfs
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int]
+    fn.restype = ctypes.c_int
+
+    def syncfs(fd: int) -> None:
+        if fn(fd) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, os.strerror(err))
+
+    return syncfs
+
+
+def syncfs_function() -> SyncFs | None:
+    """The system's ``syncfs``, loaded once (None where there is none)."""
+    if not _syncfs:
+        _syncfs.append(_load_syncfs())
+    return _syncfs[0]
+
+
+USE_SYNCFS = True
+"""Barriers sync whole file systems where the system can (False: one fsync per file and
+folder, as the moderator did before; for benchmarks and systems where others keep a file
+system busy)."""
+
+
+def sync_paths(files: Collection[str], folders: Collection[str]) -> None:
+    """Make ``files`` and the entries of ``folders`` durable: one ``syncfs`` per file system
+    the folders are on (Linux), else an ``fsync`` of each file and folder.  Raises OSError
+    when the disk reports a write error."""
+    syncfs = syncfs_function() if USE_SYNCFS else None
+    if syncfs is not None:
+        devices: dict[int, str] = {}
+        for folder in folders:
+            with contextlib.suppress(OSError):
+                devices.setdefault(os.stat(folder).st_dev, folder)
+        for folder in devices.values():
+            fd = os.open(folder, os.O_RDONLY)
+            try:
+                syncfs(fd)
+            finally:
+                os.close(fd)
+        return
+    for name in files:
+        with contextlib.suppress(FileNotFoundError):
+            fd = os.open(name, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+    for folder in folders:
+        fsync_dir(folder)
+
+
+def sync_filesystems(folders: Collection[str | os.PathLike[str]]) -> None:
+    """Make everything written on the file systems of ``folders`` durable: one ``syncfs``
+    each where the system has it, else one ``sync`` of every file system.  Raises OSError
+    when the disk reports a write error."""
+    syncfs = syncfs_function() if USE_SYNCFS else None
+    if syncfs is None:
+        os.sync()
+        return
+    sync_paths((), [os.fspath(f) for f in folders])
+
+
+def barrier() -> bool:
+    """Make everything the current group wrote so far durable (nothing outside a group, or
+    when nothing is pending); True if it synced.  Raises OSError for a disk error."""
+    group = _group
+    if group is None or not group.pending:
+        return False
+    sync_paths(group.files, group.folders)
+    group.files.clear()
+    group.folders.clear()
+    group.barriers += 1
+    step("barrier")
+    return True
+
+
+def finish() -> int:
+    """Make the removals the current group put off (after its last barrier); how many.
+    Not synced: a removal a power cut undoes is made again by the next pass (the record
+    lists the file as handled)."""
+    group = _group
+    if group is None:
+        return 0
+    done = 0
+    for path in group.removals:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            done += 1
+        step(f"removed {path.name}")
+    group.removals.clear()
+    return done
 
 
 def link_all(pairs: Sequence[tuple[Path, Path]]) -> list[str]:
@@ -101,13 +271,17 @@ def link_all(pairs: Sequence[tuple[Path, Path]]) -> list[str]:
     synced: set[Path] = set()
     folders: dict[Path, None] = {}
     out: list[str] = []
+    group = _group
     for source, target in pairs:
         if source not in synced:
-            fd = os.open(source, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            if group is not None:
+                group.note(source)
+            else:
+                fd = os.open(source, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
             synced.add(source)
         try:
             os.link(source, target, follow_symlinks=False)
@@ -122,10 +296,13 @@ def link_all(pairs: Sequence[tuple[Path, Path]]) -> list[str]:
             out.append("linked")
             step(f"linked {target.name}")
             continue
-        write_atomic(target, source.read_bytes())
+        write_atomic(target, source.read_bytes(), durable=group is None)
         out.append("copied")
     for folder in folders:
-        fsync_dir(folder)
+        if group is not None:
+            group.note_folder(folder)
+        else:
+            fsync_dir(folder)
     return out
 
 
@@ -142,8 +319,13 @@ def _same(source: Path, target: Path) -> bool:
         return False
 
 
-def remove(path: Path) -> None:
-    """Delete ``path`` durably; a missing file is fine (the step may be repeated)."""
+def remove(path: Path, later: bool = False) -> None:
+    """Delete ``path`` durably; a missing file is fine (the step may be repeated).
+    ``later`` inside :func:`grouped`: put off until :func:`finish`, after the group's last
+    barrier."""
+    if later and _group is not None:
+        _group.removals.append(path)
+        return
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
         fsync_dir(path.parent)

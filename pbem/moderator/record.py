@@ -73,6 +73,8 @@ class Record:
     """One file being handled (records written before ``taking``; still read)."""
     taking: tuple[str, ...] = ()
     """The inbox entries (``stat`` identity keys, in the order handled) a pass took."""
+    taking_turn: int | None = None
+    """The turn the save showed when the pass took them (their answers are named by it)."""
     handled: tuple[str, ...] = ()
     advancing: dict[str, Any] | None = None
     missed_counted: tuple[str, ...] = ()
@@ -137,6 +139,7 @@ class Record:
             "delivered": None if self.delivered is None else list(self.delivered),
             "inflight": self.inflight,
             "taking": list(self.taking),
+            "taking_turn": self.taking_turn,
             "handled": list(self.handled),
             "advancing": self.advancing,
             "missed_counted": list(self.missed_counted),
@@ -163,6 +166,7 @@ class Record:
             "delivered": lambda v: None if v is None else _pair(v),
             "inflight": lambda v: None if v is None else _inflight(v),
             "taking": lambda v: _texts(v)[-MAX_FILES:],
+            "taking_turn": lambda v: _opt_int(v, 0, 10**9),
             "handled": lambda v: _texts(v)[-cls.KEEP_HANDLED :],
             "advancing": lambda v: None if v is None else _advancing(v),
             "missed_counted": _texts,
@@ -333,9 +337,10 @@ def load_record(game_dir: Path) -> Record:
     return read_record(game_dir)[0]
 
 
-def save_record(game_dir: Path, record: Record) -> None:
-    """Write the record atomically and durably (crash points at each step of the write)."""
-    write_atomic(record_path(game_dir), encode_record(record))
+def save_record(game_dir: Path, record: Record, durable: bool = True) -> None:
+    """Write the record atomically and (unless ``durable=False``: see
+    :func:`pbem.moderator.durable.write_atomic`) durably, with crash points at each step."""
+    write_atomic(record_path(game_dir), encode_record(record), durable=durable)
 
 
 def encode_record(record: Record) -> str:

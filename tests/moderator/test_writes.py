@@ -1,9 +1,13 @@
-"""How much a moderated turn writes: the record twice, the save once, report copies as links.
+"""How much a moderated turn writes: the record twice, the save once, report copies as links,
+and the moderator's own writes made durable by two barriers a game (group commit).
 
-Counted by wrapping the write functions (and ``os.fsync`` for regular files), so a change
-that writes more per turn fails here, not only in the benchmark.  The code before issue 13's
-work wrote the record five times in such a turn (six on a game's first pass) and the save
-twice, and copied each report with a durable write of its own.
+Counted by wrapping the write functions, ``os.fsync`` for regular files and folders, and the
+barrier's ``syncfs``, so a change that writes or syncs more per turn fails here, not only in
+the benchmark.  The code before issue 13's work wrote the record five times in such a turn
+(six on a game's first pass) and the save twice, and copied each report with a durable write
+of its own; before the group commit the moderator fsynced each file it wrote and its folder
+(the record twice, the notice, each report linked, each player's folder, the inbox: 7 file
+and 8 folder fsyncs for three players), where it now makes two ``syncfs`` calls.
 """
 
 from __future__ import annotations
@@ -24,19 +28,23 @@ from .modkit import awaited, drop, new_game, order_block, read
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    counts = {"record": 0, "file_fsync": 0}
+    counts = {"record": 0, "file_fsync": 0, "dir_fsync": 0, "syncfs": 0}
     real_save = core.save_record
 
-    def save_record(game_dir: Path, record: object) -> None:
+    def save_record(game_dir: Path, record: object, durable: bool = True) -> None:
         counts["record"] += 1
-        real_save(game_dir, record)  # type: ignore[arg-type]
+        real_save(game_dir, record, durable)  # type: ignore[arg-type]
 
     def fsync(fd: int) -> None:
-        if stat.S_ISREG(os.fstat(fd).st_mode):
-            counts["file_fsync"] += 1
+        counts["file_fsync" if stat.S_ISREG(os.fstat(fd).st_mode) else "dir_fsync"] += 1
+
+    def syncfs(fd: int) -> None:
+        counts["syncfs"] += 1
 
     monkeypatch.setattr(core, "save_record", save_record)
     monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(durable, "_syncfs", [syncfs])
+    monkeypatch.setattr(durable, "USE_SYNCFS", True)
     return counts
 
 
@@ -61,10 +69,31 @@ def test_a_turn_with_all_orders_in_writes_the_record_twice_and_the_save_once(
     assert result.advanced == 1 and after.turn == before.turn + 1
     assert after.revision == before.revision + 1, "one save: the file resolved its turn in the same write"
     assert counts["record"] == 2, "one intent write before the engine's, one at the end"
-    players = len(after.names)
-    # record 2, notice 1, order archive 1, save 1, history 1, the local change index 1, and
-    # each new report made durable once before it is linked (no second, copied report).
-    assert counts["file_fsync"] <= 7 + players, counts
+    # The moderator's own writes (record, notice, report links, the players' folders, the
+    # inbox removal): one barrier with the intent, one before the end record; one more for
+    # the whole pass (the root and the state folder share a file system here).
+    assert counts["syncfs"] == 3, counts
+    # What is left are the engine's own (order archive, save, history: at most 3 files and
+    # 3 folders) and the local change index (1 and 1).
+    assert counts["file_fsync"] <= 4 and counts["dir_fsync"] <= 4, counts
+
+
+def test_without_syncfs_a_barrier_fsyncs_each_file_and_folder_once(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where there is no syncfs (or it is turned off), a barrier fsyncs what its group wrote,
+    each file and each folder once, and the pass ends with one sync of every file system."""
+    game, moderator = _turn(root, keys, clock)
+    counts = _counting(monkeypatch)
+    monkeypatch.setattr(durable, "USE_SYNCFS", False)
+    syncs: list[int] = []
+    monkeypatch.setattr(os, "sync", lambda: syncs.append(1))
+    result = moderator.run_pass()
+    assert result.advanced == 1 and counts["syncfs"] == 0 and syncs == [1]
+    players = len(read(game).names)
+    # intent barrier: the record; end barrier: the notice, each new report (then linked)
+    # and the public report is not linked; engine 3 and the index 1.
+    assert counts["file_fsync"] <= 1 + 1 + players + 3 + 1, counts
 
 
 def test_a_pass_with_nothing_to_do_writes_nothing(
@@ -75,6 +104,7 @@ def test_a_pass_with_nothing_to_do_writes_nothing(
     counts = _counting(monkeypatch)
     moderator.run_pass(force=True)
     assert counts["record"] == 0 and counts["file_fsync"] <= 1, counts  # at most the local index
+    assert counts["syncfs"] == 0, counts
     assert read(game).turn == 2
 
 
