@@ -34,7 +34,7 @@ from pbem.rng import Rng
 from . import award_table, board, corners
 from .award_table import Award
 from .lines import Body, Line, any_syzygy, best_line, line_value
-from .turns import play_turn, player, start_turn
+from .turns import Turn, play_turn, player
 
 START_PSI = 3
 WIN_ABOVE = 15
@@ -233,10 +233,10 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     if step == 0:
         events.append(Event(f"Round {state['round']}: {player(state['first'])} goes first."))
     push = opts.get("ride", "stay") == "push"
+    limit = int(opts.get("max-extra-moves", 0))  # as start_turn reads it
     for seat in seats:
-        turn = start_turn(seat, where[seat], psi[seat], opts)
-        plan = orders.get(seat, {"steps": [], "fallback": None})
-        log = play_turn(turn, plan, sats, storms, rng, push)
+        turn = Turn(seat, where[seat], psi[seat], 0, False, limit)
+        log = play_turn(turn, orders.get(seat, _NO_PLAN), sats, storms, rng, push)
         if not log:
             log = [f"{player(seat)} does nothing."]
         events += map(Event, log)
@@ -248,6 +248,10 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         new["step"] = step + 1
         return Resolution(new, tuple(events))
     return Resolution(*_end_round(new, events))
+
+
+_NO_PLAN: dict[str, Any] = {"steps": [], "fallback": None}
+"""The plan of a seat that sent none (read only: :func:`.turns.play_turn` changes no plan)."""
 
 
 def _choose_corners(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:

@@ -20,7 +20,7 @@ def player(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
     """One seat's turn in progress (a scratch value inside :func:`resolve`)."""
 
@@ -35,7 +35,7 @@ class Turn:
 
 def start_turn(seat: int, where: str, psi: int, options: Mapping[str, Any]) -> Turn:
     """A seat's turn before its first step."""
-    return Turn(seat, where, psi, extra_limit=int(options.get("max-extra-moves", 0)))
+    return Turn(seat, where, psi, 0, False, int(options.get("max-extra-moves", 0)))
 
 
 def step_problem(step: list[str], turn: Turn, sats: list[int]) -> str | None:
