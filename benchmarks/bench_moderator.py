@@ -195,9 +195,21 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="Skip fsync (shows the CPU cost; a real moderator always syncs).",
     )
+    parser.add_argument(
+        "--barrier",
+        choices=("syncfs", "fsync"),
+        default="syncfs",
+        help="How the moderator's group commit syncs: one syncfs (default) or an fsync a file.",
+    )
     args = parser.parse_args(argv)
     if args.no_fsync:
         os.fsync = lambda fd: None
+    try:
+        from pbem.moderator import durable
+
+        durable.USE_SYNCFS = args.barrier == "syncfs"
+    except (ImportError, AttributeError):
+        pass  # a moderator before the group commit
     workdir = args.keep or Path(tempfile.mkdtemp(prefix="pbem-bench-"))
     os.environ.setdefault("PBEM_HOME", str(workdir / "home"))
     try:
@@ -207,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             result = run(args.games, workdir)
         result["fsync"] = not args.no_fsync
+        result["barrier"] = args.barrier
         print(json.dumps(result, indent=2))
     finally:
         if args.keep is None:

@@ -213,7 +213,14 @@ class Moderator:
         if any(r.files or r.advanced or r.journal for r in results):
             # The pass's last writes of each game (its record, the removals) made durable
             # at once: what a finished pass did survives a power cut.
-            sync_filesystems([self.root, self.state_dir])
+            try:
+                sync_filesystems([self.root, self.state_dir])
+            except OSError as exc:  # the disk lost a write: say so for every game that wrote
+                problem = f"the disk reported an error when the pass synced its writes: {exc}"
+                results = tuple(
+                    replace(r, error=r.error or problem) if r.files or r.advanced or r.journal else r
+                    for r in results
+                )
         self.index.prune(g.name for g in games)
         self.index.save()
         return PassResult(results, time.perf_counter() - start)

@@ -36,6 +36,8 @@ def _no_fsync(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     ``real_fsync`` (the durable-write tests) keep it."""
     if request.node.get_closest_marker("real_fsync") is None:
         monkeypatch.setattr("os.fsync", lambda fd: None)
+        # The moderator's group-commit barrier (one syncfs of a whole file system).
+        monkeypatch.setattr("pbem.moderator.durable._syncfs", [lambda fd: None])
 
 
 @pytest.fixture(autouse=True)

@@ -44,6 +44,7 @@ def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
     """A killed process loses nothing the kernel already has: fsync matters only when the
     machine itself goes down, which these tests do not simulate; skipping it saves time."""
     monkeypatch.setattr(os, "fsync", lambda fd: None)
+    monkeypatch.setattr(durable, "_syncfs", [lambda fd: None])
 
 
 def _copy(base: Path, dest: Path) -> tuple[Path, Path]:
