@@ -7,6 +7,14 @@ used in order.  ``key`` is ``SHA-256("pbem-rng/v1\0" || seed material)``.  The s
 gives the same draws on every platform and Python version.  Integers are drawn by rejection
 sampling, so every outcome of ``randbelow(n)`` is exactly equally likely.
 
+Speed (issue 13): a block's words are kept in a list, the next one last, and
+``randbelow(n)`` for 1 < n <= 2**32 (every bound a game uses) pops a word and computes the
+exact rejection limit only for words at the very top of the range (one in 2**32), because
+every smaller word is under every such limit; :meth:`Rng.shuffle` does the same inline.
+The stream is exactly the plain construction's (``tests/test_rng_stream.py`` keeps the
+plain implementation and compares every kind of call, rejected words included).  A bound
+above 2**64, where every word would be rejected, raises ValueError instead of looping.
+
 The engine derives one generator per resolved turn from the game's secret seed, and
 publishes :func:`commitment` of the seed in the first report; revealing the seed after
 the game lets anyone re-play it (``pbem verify``).
@@ -23,7 +31,14 @@ T = TypeVar("T")
 
 _DOMAIN = b"pbem-rng/v1\x00"
 _WORDS = 32
-_UNPACK = struct.Struct(f">{_WORDS}Q").unpack
+_BLOCK = 8 * _WORDS
+_UNPACK_REVERSED = struct.Struct(f"<{_WORDS}Q").unpack
+_TOP = 1 << 64
+_SMALL = 1 << 32
+_SAFE = _TOP - _SMALL
+"""Every n in (1, _SMALL] has a rejection limit (_TOP - _TOP % n) above _SAFE."""
+_sha256 = hashlib.sha256
+_shake_256 = hashlib.shake_256
 
 
 def commitment(seed: bytes) -> str:
@@ -50,9 +65,9 @@ class Rng:
     __slots__ = ("_counter", "_key", "_words")
 
     def __init__(self, key: bytes) -> None:
-        self._key = hashlib.sha256(_DOMAIN + key).digest()
+        self._key = _sha256(_DOMAIN + key).digest()
         self._counter = 0
-        self._words: list[int] = []
+        self._words: list[int] = []  # the current block's unused words, the next one last
 
     @classmethod
     def for_turn(cls, seed: bytes, turn: int, label: str = "turn") -> Rng:
@@ -63,25 +78,42 @@ class Rng:
         """An independent generator derived from this one's key and a label."""
         return Rng(self._key + b"\x00fork\x00" + label.encode())
 
+    def _refill(self) -> None:
+        """Put the next block's words into ``_words`` (which is empty), the first one last:
+        the block read backwards as little-endian words is its big-endian words in reverse."""
+        block = _shake_256(self._key + self._counter.to_bytes(8, "big")).digest(_BLOCK)
+        self._counter += 1
+        self._words.extend(_UNPACK_REVERSED(block[::-1]))
+
     def _next64(self) -> int:
-        if not self._words:
-            block = hashlib.shake_256(self._key + self._counter.to_bytes(8, "big")).digest(8 * _WORDS)
-            self._counter += 1
-            self._words = list(_UNPACK(block))
-            self._words.reverse()
-        return self._words.pop()
+        """The next 64-bit word of the stream."""
+        words = self._words
+        if not words:
+            self._refill()
+        return words.pop()
 
     def randbelow(self, n: int) -> int:
-        """A uniform integer in [0, n).  Raises ValueError if n < 1."""
+        """A uniform integer in [0, n).  Raises ValueError if n < 1 or n > 2**64."""
+        if 1 < n <= _SMALL:
+            # The common case, the same numbers as _below_slowly: a word under _SAFE is under
+            # every such n's rejection limit, so the limit is computed only above it.
+            words = self._words
+            if not words:
+                self._refill()
+            value = words.pop()
+            if value < _SAFE:
+                return value % n
+            if value < _TOP - _TOP % n:
+                return value % n
+            return self._below_slowly(n)
         if n < 1:
             raise ValueError(f"randbelow needs n >= 1, got {n}")
-        if n == 1:
+        elif n == 1:
             return 0
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            value = self._next64()
-            if value < limit:
-                return value % n
+        elif n > _TOP:
+            # Every 64-bit word would be rejected: refused rather than looping for ever.
+            raise ValueError(f"randbelow needs n <= 2**64, got {n}")
+        return self._below_slowly(n)
 
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in [low, high], both ends included."""
@@ -98,17 +130,42 @@ class Rng:
         return items[self.randbelow(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates)."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+        """Shuffle in place (Fisher-Yates): for i from the last index down to 1, swap item i
+        with item randbelow(i + 1) (drawn as :meth:`randbelow` draws, inlined)."""
+        size = len(items)
+        if size > _SMALL:
+            randbelow = self.randbelow
+            for i in range(size - 1, 0, -1):
+                j = randbelow(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        words = self._words
+        for i in range(size - 1, 0, -1):
+            if not words:
+                self._refill()
+            value = words.pop()
+            if value < _SAFE or value < _TOP - _TOP % (i + 1):
+                j = value % (i + 1)
+            else:
+                j = self._below_slowly(i + 1)
             items[i], items[j] = items[j], items[i]
+
+    def _below_slowly(self, n: int) -> int:
+        """randbelow(n) by the plain loop: the next word under n's rejection limit, modulo n
+        (also how the fast paths go on after a rejected word: the plain loop's next turn)."""
+        limit = _TOP - _TOP % n
+        while True:
+            value = self._next64()
+            if value < limit:
+                return value % n
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         """k distinct elements in random order.  Raises ValueError if k > len(items)."""
         if k > len(items):
             raise ValueError(f"sample of {k} from {len(items)} items")
         pool = list(items)
+        randbelow = self.randbelow
         for i in range(k):
-            j = i + self.randbelow(len(pool) - i)
+            j = i + randbelow(len(pool) - i)
             pool[i], pool[j] = pool[j], pool[i]
         return pool[:k]
