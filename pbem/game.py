@@ -130,6 +130,12 @@ class Resolution:
     state: State
     events: tuple[Event, ...] = ()
 
+    def __init__(self, state: State, events: tuple[Event, ...] = ()) -> None:
+        # As :class:`Event`'s: every resolved step makes one.
+        fields = self.__dict__
+        fields["state"] = state
+        fields["events"] = events
+
 
 @dataclass(frozen=True)
 class OrderLine:

@@ -1,4 +1,4 @@
-"""pbem.game's Event, View and OrderLine, made with their own faster __init__ (issue 13), behave
+"""pbem.game's Event, View, OrderLine and Resolution, made with their own faster __init__ (issue 13), behave
 as the dataclasses they were: same fields, defaults, equality, hash, repr, frozenness, replace,
 pickle and JSON round-trips."""
 
@@ -10,7 +10,7 @@ import pickle
 
 import pytest
 
-from pbem.game import Event, OrderLine, View
+from pbem.game import Event, OrderLine, Resolution, View
 
 
 def test_event_is_the_frozen_dataclass_it_was() -> None:
@@ -53,3 +53,19 @@ def test_order_line_is_the_frozen_dataclass_it_was() -> None:
         line.text = "pass"  # type: ignore[misc]
     with pytest.raises(TypeError):
         OrderLine(1)  # type: ignore[call-arg]
+
+
+def test_resolution_is_the_frozen_dataclass_it_was() -> None:
+    state = {"turn": 2}
+    events = (Event("x"), Event("y", (1,)))
+    r = Resolution(state, events)
+    assert r == Resolution(state=state, events=events) and r.state is state and r.events is events
+    assert Resolution({"turn": 2}).events == () and Resolution({}) != Resolution({}, (Event("x"),))
+    assert repr(r) == f"Resolution(state={{'turn': 2}}, events={events!r})"
+    assert [f.name for f in dataclasses.fields(Resolution)] == ["state", "events"]
+    assert dataclasses.replace(r, events=()) == Resolution({"turn": 2})
+    assert pickle.loads(pickle.dumps(r)) == r and copy.deepcopy(r) == r
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.state = {}  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        hash(r)  # a dict inside: unhashable, as before
