@@ -42,7 +42,7 @@ from pbem.errors import (
     SignatureError,
     UsageError,
 )
-from pbem.folder import atomic_write, default_home, read_record, write_folder, write_record
+from pbem.folder import atomic_write, create_file, default_home, read_record, write_folder, write_record
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
 from pbem.inputs import read_bytes as read_input
 from pbem.inputs import shorten
@@ -659,7 +659,12 @@ class GameFolder:
         # leaves nothing behind, not even its archive copy.
         data, written = self._prepare(moderator, save, game, new, now=now, base=base)
         fresh = not os.path.lexists(archive)
-        atomic_write(archive, sealed)
+        try:  # the usual case: a new name, linked complete (one metadata change)
+            if not fresh:
+                raise FileExistsError(archive)
+            create_file(archive, sealed.encode("utf-8"))
+        except FileExistsError:
+            atomic_write(archive, sealed)
         try:
             self._commit(save, data, written)
         except BaseException:

@@ -111,6 +111,90 @@ def atomic_write(
 
 
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+_STAGE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+_UNNAMED = getattr(os, "O_TMPFILE", 0)
+_proc_fd: tuple[int, int] | None = None
+"""(process id, an open ``/proc/self/fd`` folder): how :func:`create_file` names an unnamed file."""
+
+
+def create_file(
+    path: str | os.PathLike[str], data: bytes, mode: int = 0o644, hook: CrashHook | None = None
+) -> None:
+    """Create the file ``path`` holding ``data``, durably and complete or not at all, where
+    no file has that name (a history file, an accepted order file).  Raises
+    FileExistsError when the name is taken (nothing changed), OSError otherwise.
+
+    On Linux the file is written unnamed (``O_TMPFILE``), fsynced and linked to its name,
+    the documented way of ``open(2)``: one metadata change, and a crash at any point leaves
+    nothing behind.  Elsewhere (or where the file system or ``/proc`` refuses), it is
+    written under a staging name beside it, fsynced, linked and the staging name removed.
+    Either way the folder is fsynced after the link.  Crash points (``hook``, as
+    :func:`atomic_write`): "written", "synced", "renamed".
+    """
+    target = os.fspath(path)
+    folder = os.path.dirname(target) or "."
+    if not _create_unnamed(folder, target, data, mode, hook):
+        _create_staged(folder, target, data, mode, hook)
+    fsync_dir(folder)
+
+
+def _create_unnamed(folder: str, target: str, data: bytes, mode: int, hook: CrashHook | None) -> bool:
+    """:func:`create_file` with ``O_TMPFILE``; False (nothing done) where it is not offered."""
+    global _proc_fd
+    if not _UNNAMED:
+        return False
+    flags = os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0)
+    try:
+        try:
+            fd = os.open(folder, flags, mode)
+        except FileNotFoundError:
+            os.makedirs(folder, exist_ok=True)
+            fd = os.open(folder, flags, mode)
+    except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), ...: the portable way
+        return False
+    try:
+        write_fd(fd, data)
+        crash_point("written", hook)
+        os.fsync(fd)
+        crash_point("synced", hook)
+        if _proc_fd is None or _proc_fd[0] != os.getpid():  # a forked worker has its own fds
+            try:
+                _proc_fd = (os.getpid(), os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY))
+            except OSError:
+                return False
+        try:  # linkat(/proc/self/fd, "N", AT_FDCWD, target, AT_SYMLINK_FOLLOW)
+            os.link(str(fd), target, src_dir_fd=_proc_fd[1], follow_symlinks=True)
+        except FileExistsError:
+            raise
+        except OSError:
+            return False
+        crash_point("renamed", hook)
+        return True
+    finally:
+        os.close(fd)
+
+
+def _create_staged(folder: str, target: str, data: bytes, mode: int, hook: CrashHook | None) -> None:
+    """:func:`create_file` through a staging name (written in place: it is never read)."""
+    staged = os.path.join(folder, f"{TEMP_PREFIX}stage-{os.path.basename(target)}.{os.getpid()}")
+    try:
+        try:
+            fd = os.open(staged, _STAGE, mode)
+        except FileNotFoundError:
+            os.makedirs(folder, exist_ok=True)
+            fd = os.open(staged, _STAGE, mode)
+        try:
+            write_fd(fd, data)
+            crash_point("written", hook)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        crash_point("synced", hook)
+        os.link(staged, target)
+        crash_point("renamed", hook)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(staged)
 
 
 def write_folder(

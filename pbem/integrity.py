@@ -27,7 +27,6 @@ completes (:func:`store_history`).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
@@ -38,14 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.errors import ConflictError, ForeignError, PbemError, RollbackError, UsageError
-from pbem.folder import TEMP_PREFIX, atomic_write, crash_point, fsync_dir, write_fd
+from pbem.folder import atomic_write, create_file, fsync_dir
 from pbem.save import Save, read_save
 
 SAVE_NAME = "save.json"
 LOCK_NAME = ".pbem-lock"
 HISTORY_DIR = "history"
 _REVISION = re.compile(r"rev-([0-9]{6,9})\.json")
-_STAGE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
 
 
 def history_path(folder: Path, revision: int) -> Path:
@@ -295,25 +293,8 @@ def store_history(folder: Path, revision: int, data: bytes) -> None:
     Raises ConflictError if that revision is already in history with other content.
     """
     target = history_path(folder, revision)
-    staged = target.parent / f"{TEMP_PREFIX}stage-{target.name}.{os.getpid()}"
     try:
-        # The staged name is never read, so it is written in place (no rename of its own):
-        # its data must be on disk before the link names it; one folder fsync, after the
-        # link, covers the target.
-        try:
-            fd = os.open(staged, _STAGE_FLAGS, 0o644)
-        except FileNotFoundError:
-            staged.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(staged, _STAGE_FLAGS, 0o644)
-        try:
-            write_fd(fd, data)
-            crash_point("written")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        crash_point("synced")
-        os.link(staged, target)
-        crash_point("renamed")
+        create_file(target, data)
     except FileExistsError:
         if target.read_bytes() != data:
             raise ConflictError(
@@ -321,10 +302,7 @@ def store_history(folder: Path, revision: int, data: bytes) -> None:
                 "at the same time (a synced folder?)",
                 "let one moderator run the game; then check the game with pbem status",
             ) from None
-    finally:
-        with contextlib.suppress(OSError):
-            staged.unlink()
-    fsync_dir(target.parent)
+        fsync_dir(target.parent)
 
 
 def _still_holds(current: bytes, previous: Save) -> bool:

@@ -7,6 +7,10 @@
   files and bytes; a folder that exists is written file by file as before; a kill leaves
   no report folder and no staging folder, and a staging folder left by a killed process is
   removed by the next writer and by ``sweep_temp``.
+* A file created once under a new name (a history file, an accepted order file) is written
+  unnamed (``O_TMPFILE``), fsynced and linked to its name where Linux offers it, with the
+  staging name as the portable way: the same file, the same refusal of a taken name, the
+  same crash points, and nothing left behind by a kill.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from hypothesis import strategies as st
 
 from pbem import folder as folder_module
 from pbem import wording
-from pbem.folder import TEMP_PREFIX, set_crash_hook, sweep_temp, write_folder
+from pbem.folder import TEMP_PREFIX, create_file, set_crash_hook, sweep_temp, write_folder
 
 from .conftest import Table
 
@@ -162,3 +166,71 @@ def test_a_turn_publishes_its_reports_in_one_rename(table: Table, monkeypatch: p
     table.folder.publish(table.moderator, table.folder.load(table.moderator))
     assert _read(reports).keys() == before.keys()
     assert not list(table.folder.path.rglob(f"{TEMP_PREFIX}*"))
+
+
+# ---- files created once ---------------------------------------------------------------------------
+@pytest.fixture(params=["unnamed", "staged"])
+def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "staged":
+        monkeypatch.setattr(folder_module, "_UNNAMED", 0)
+    elif not getattr(os, "O_TMPFILE", 0):  # pragma: no cover - not Linux
+        pytest.skip("no O_TMPFILE here")
+    return str(request.param)
+
+
+def test_a_file_is_created_whole_and_a_taken_name_is_refused(tmp_path: Path, way: str) -> None:
+    target = tmp_path / "history" / "rev-000001.json"
+    create_file(target, b"first\n")
+    assert target.read_bytes() == b"first\n"
+    assert target.stat().st_mode & 0o777 == 0o644 & ~_umask()
+    with pytest.raises(FileExistsError):
+        create_file(target, b"second\n")
+    assert target.read_bytes() == b"first\n"
+    assert os.listdir(target.parent) == ["rev-000001.json"]
+
+
+def test_linux_creates_the_file_unnamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not getattr(os, "O_TMPFILE", 0):  # pragma: no cover - not Linux
+        pytest.skip("no O_TMPFILE here")
+    opened: list[str] = []
+    real_open = os.open
+
+    def spy(path: str, flags: int, mode: int = 0o777, **kwargs: object) -> int:
+        opened.append(os.path.basename(path))
+        return real_open(path, flags, mode)
+
+    monkeypatch.setattr(folder_module.os, "open", spy)
+    monkeypatch.setattr(folder_module, "_proc_fd", (os.getpid() + 1, -1))  # as after a fork
+    create_file(tmp_path / "orders" / "alice.seq1.txt", b"sealed")
+    assert (tmp_path / "orders" / "alice.seq1.txt").read_bytes() == b"sealed"
+    assert not [name for name in opened if name.startswith(TEMP_PREFIX)]
+    assert "fd" in opened  # /proc/self/fd of this process, not the one a parent opened
+
+
+@pytest.mark.parametrize("kill_at", [1, 2, 3])
+def test_a_kill_while_creating_leaves_nothing_or_the_whole_file(
+    tmp_path: Path, way: str, kill_at: int
+) -> None:
+    class Killed(Exception):
+        pass
+
+    steps: list[str] = []
+
+    def hook(step: str) -> None:
+        steps.append(step)
+        if len(steps) == kill_at:
+            raise Killed(step)
+
+    target = tmp_path / "rev-000002.json"
+    with pytest.raises(Killed):
+        create_file(target, b"data", hook=hook)
+    assert steps == ["written", "synced", "renamed"][:kill_at]
+    assert os.listdir(tmp_path) == ([] if kill_at < 3 else ["rev-000002.json"])
+    if kill_at == 3:
+        assert target.read_bytes() == b"data"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
