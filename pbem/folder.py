@@ -246,6 +246,26 @@ def _remove_tree(path: str | os.PathLike[str]) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
+_READ = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the file ``path``, as ``Path.read_bytes`` gives them, read with plain
+    system calls (no Python file object, so no ``isatty`` or seek calls: this runs for the
+    save, its history file and the seen record on every turn).  Never blocks on a FIFO.
+    Raises OSError (FileNotFoundError, IsADirectoryError, ...)."""
+    fd = os.open(path, _READ)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    except BlockingIOError:  # a FIFO with no writer ready: nothing to read
+        pass
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
 def read_record(path: Path) -> dict[str, Any]:
     """A small local JSON record (seen saves, pinned keys): {} when it does not exist yet.
 
@@ -254,7 +274,7 @@ def read_record(path: Path) -> dict[str, Any]:
     from pbem import canonical
 
     try:
-        data = canonical.loads(path.read_bytes(), str(path))
+        data = canonical.loads(read_file(path), str(path))
     except FileNotFoundError:
         return {}
     return data if isinstance(data, dict) else {}

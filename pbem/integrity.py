@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.errors import ConflictError, ForeignError, PbemError, RollbackError, UsageError
-from pbem.folder import atomic_write, create_file, fsync_dir
+from pbem.folder import atomic_write, create_file, fsync_dir, read_file
 from pbem.save import Save, read_save
 
 SAVE_NAME = "save.json"
@@ -215,7 +215,7 @@ def newest_revision(folder: Path) -> int:
 def _same_save(path: Path, data: bytes, save: Save) -> bool | None:
     """True if the history file ``path`` holds ``save``, False if another, None if absent."""
     try:
-        kept = path.read_bytes()
+        kept = read_file(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -335,8 +335,7 @@ def commit(folder: Path, previous: Save | None, data: bytes, revision: int) -> N
         atomic_write(save_path, data)
         return
     try:
-        with open(save_path, "rb") as file:
-            current = file.read()
+        current = read_file(save_path)
     except OSError:
         current = b""
     if not _still_holds(current, previous):

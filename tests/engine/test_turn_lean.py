@@ -11,6 +11,9 @@
   unnamed (``O_TMPFILE``), fsynced and linked to its name where Linux offers it, with the
   staging name as the portable way: the same file, the same refusal of a taken name, the
   same crash points, and nothing left behind by a kill.
+* The save, its history file and the seen record are read with plain system calls
+  (``read_file``): the bytes ``Path.read_bytes`` gives, the same errors, and a FIFO put in
+  their place does not block.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from hypothesis import strategies as st
 
 from pbem import folder as folder_module
 from pbem import wording
-from pbem.folder import TEMP_PREFIX, create_file, set_crash_hook, sweep_temp, write_folder
+from pbem.folder import TEMP_PREFIX, create_file, read_file, set_crash_hook, sweep_temp, write_folder
 
 from .conftest import Table
 
@@ -234,3 +237,22 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+# ---- reading ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [0, 1, 9533, (1 << 20) + 7])
+def test_read_file_gives_the_bytes_read_bytes_gives(tmp_path: Path, size: int) -> None:
+    path = tmp_path / "save.json"
+    path.write_bytes(os.urandom(size))
+    assert read_file(path) == path.read_bytes()
+    assert read_file(str(path)) == path.read_bytes()
+
+
+def test_read_file_errors_and_fifos(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        read_file(tmp_path / "missing.json")
+    with pytest.raises(IsADirectoryError):
+        read_file(tmp_path)
+    fifo = tmp_path / "rev-000001.json"
+    os.mkfifo(fifo)
+    assert read_file(fifo) == b""  # returns at once instead of waiting for a writer
