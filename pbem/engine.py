@@ -251,6 +251,7 @@ class GameFolder:
     ) -> None:
         self.path = Path(path)
         self._save_path = self.path / SAVE_NAME  # built once: paths are joined on every turn
+        self._first_history = os.fspath(history_path(self.path, 0))
         self.seen = SeenRecord(home or default_home())
         self.lock = FolderLock(self.path)
         self.lock_wait = lock_wait
@@ -320,9 +321,8 @@ class GameFolder:
 
     def _origin_of(self, save: Save) -> Origin:
         """The folder's first save, read once per object (again if the file changes)."""
-        first = history_path(self.path, 0)
         try:
-            st = first.stat()
+            st = os.stat(self._first_history)
             key = (st.st_ino, st.st_size, st.st_mtime_ns)
         except OSError:
             key = (-1, -1, -1)

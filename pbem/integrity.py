@@ -212,7 +212,7 @@ def newest_revision(folder: Path) -> int:
     return max(found, default=-1)
 
 
-def _same_save(path: Path, data: bytes, save: Save) -> bool | None:
+def _same_save(path: str, data: bytes, save: Save) -> bool | None:
     """True if the history file ``path`` holds ``save``, False if another, None if absent."""
     try:
         kept = read_file(path)
@@ -262,7 +262,7 @@ def check_history(folder: Path, save: Save, data: bytes, origin: Origin) -> bool
             f"restore the newest save ({HISTORY_DIR}/rev-{newest:06d}.json) as {SAVE_NAME}, or use "
             "pbem rollback to go back on purpose",
         )
-    same = _same_save(history_path(folder, revision), data, save)
+    same = _same_save(_history_file(folder, revision), data, save)
     if same:
         return False
     if same is False:
@@ -292,17 +292,17 @@ def store_history(folder: Path, revision: int, data: bytes) -> None:
 
     Raises ConflictError if that revision is already in history with other content.
     """
-    target = history_path(folder, revision)
+    target = _history_file(folder, revision)
     try:
         create_file(target, data)
     except FileExistsError:
-        if target.read_bytes() != data:
+        if read_file(target) != data:
             raise ConflictError(
                 f"{target} already holds another revision {revision}: another moderator wrote this game "
                 "at the same time (a synced folder?)",
                 "let one moderator run the game; then check the game with pbem status",
             ) from None
-        fsync_dir(target.parent)
+        fsync_dir(os.path.dirname(target))
 
 
 def _still_holds(current: bytes, previous: Save) -> bool:
