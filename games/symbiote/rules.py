@@ -297,31 +297,44 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     """Apply the acting seat's validated orders (see orders.validate for their shape).
 
     Raises ValueError if the orders do not fit the state (a bug: validation checks them).
+
+    The commonest step (take or draw, a discard, the next turn's draw-up) is written out
+    here rather than through copy_state, discard_card, next_turn and start_turn, which it
+    follows line for line (the same state, events and texts: tests/symbiote/test_same_games.py);
+    the rarer parts (sets, the parasite's discards, the end) call them.
     """
     seat = state["seat"]
     if state["phase"] == "over" or seat not in orders:
         raise ValueError(f"no orders from {who(seat)}, the seat to act")
     order = orders[seat]
-    s = copy_state(state, seat)
+    n = state["n"]
+    # copy_state(state, seat), written out
+    s = state.copy()
+    deck = s["deck"] = state["deck"][:]
+    pile = s["discard"] = state["discard"][:]
+    hands = s["hands"] = state["hands"][:]
+    hand = hands[seat] = hands[seat][:]
+    after = (seat + 1) % n
+    hands[after] = hands[after][:]
+    s["sets"] = state["sets"][:]
     events: list[Event] = []
-    hand = s["hands"][seat]
     action = order.get("action")
     if action is not None and s["phase"] == "play":
         raise ValueError("take/draw in the play step")
     if action == "take":
-        if not s["discard"]:
+        if not pile:
             raise ValueError("take from an empty discard pile")
-        card = s["discard"].pop()
+        card = pile.pop()
         hand.append(card)
-        key = ("take", seat, card)
+        key: tuple[Any, ...] = ("take", seat, card)
         said = _SAID.get(key)
         if said is None:
             said = _said(key, f"{who(seat)} takes {card} from the discard pile.")
         events.append(said)
     elif action == "draw":
-        if not s["deck"]:
+        if not deck:
             raise ValueError("draw from an empty draw pile")
-        card = s["deck"].pop()
+        card = deck.pop()
         hand.append(card)
         events.append(_DRAWS_ONE[seat] if seat < 4 else Event(f"{who(seat)} draws a card."))
         events.append(_you_drew(seat, [card]))
@@ -330,7 +343,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             s["drawn"] = card
             s["last"] = [events[0].text]
             return Resolution(s, tuple(events))
-    elif s["phase"] == "act" and (s["deck"] or s["discard"]):
+    elif s["phase"] == "act" and (deck or pile):
         raise ValueError("missing take/draw")
     plays = order.get("plays")
     if plays:
@@ -341,12 +354,65 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             hand.remove(card)
         except ValueError:
             raise ValueError(f"discard {card} not in hand") from None
-        discard_card(s, seat, card, events)
+        # discard_card(s, seat, card, events), written out
+        below = pile[-1] if pile else None
+        rank = RANK[card]
+        if (below is not None and (rank == RANK[below] or SUIT[card] == SUIT[below])) or (
+            rank == 10 and s["opt"]["tens-always-move"]
+        ):
+            target: int | None = (s["host"] + STEPS[card]) % n
+        else:
+            target = None
+        key = ("discards", seat, card, below, target is None)
+        said = _SAID.get(key)
+        if rank == 10:
+            s["aside"] = [*s["aside"], card]
+            if said is None:
+                said = _said(key, f"{who(seat)} discards {card}, a parasite: it is set aside out of play.")
+        else:
+            pile.append(card)
+            if said is None:
+                if below is None:
+                    said = _said(key, f"{who(seat)} discards {card} onto the empty discard pile.")
+                elif target is not None:
+                    said = _said(key, f"{who(seat)} discards {card} on {below}: Sym-biote!")
+                else:
+                    said = _said(key, f"{who(seat)} discards {card} on {below}.")
+        events.append(said)
+        if target is not None:
+            s["host"] = target
+            s["parasite"] = rank == 10
+            moved = _MOVES.get((card, target))
+            events.append(moved if moved is not None else _moved(card, target))
     elif hand:
         events.append(
             _KEEPS[seat] if seat < 4 else Event(f"{who(seat)} keeps the card taken and discards nothing.")
         )
-    next_turn(s, rng, events)
+    # next_turn(s, rng, events), written out
+    s["seat"] = after
+    s["phase"] = "act"
+    s["drawn"] = None
+    s["turn"] += 1
+    host = s["host"]
+    nxt = hands[after]
+    if not deck or (host == after and s["parasite"] and len(nxt) > 2):
+        start_turn(s, rng, events)  # the end, or the parasite's random discards
+    else:
+        target = 3 if host != after else 5 if not s["parasite"] else 2
+        missing = target - len(nxt)
+        if missing > 0:
+            drawn = deck[-missing:]
+            del deck[-missing:]
+            drawn.reverse()
+            nxt += drawn
+            count = len(drawn)
+            said = _DRAWS_UP.get((after, count, target))
+            if said is None:
+                said = Event(f"{who(after)} draws {count} card{'' if count == 1 else 's'} (up to {target}).")
+            events.append(said)
+            events.append(_you_drew(after, drawn))
+        if not deck:
+            events.append(_PILE_EMPTY)
     s["last"] = [e.text for e in events if e.to is None]
     return Resolution(s, tuple(events))
 
