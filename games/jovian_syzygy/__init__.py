@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
+from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, State, Variant, View
 from pbem.padding import Padding
 from pbem.rng import Rng
 
@@ -114,8 +114,8 @@ class JovianSyzygy:
         in the round's turn order), or with ``turns=sequential`` the seat whose turn it is."""
         return rules.asked(state)
 
-    def observe(self, state: State, seat: int | None) -> View:
-        return view.observe(state, seat)
+    # The view and the rules themselves (no method in between: called for every seat and step).
+    observe = staticmethod(view.observe)
 
     def order_form(self, v: View) -> list[str]:
         return bots.order_form(v)
@@ -128,8 +128,7 @@ class JovianSyzygy:
     def default_orders(self, v: View) -> list[str]:
         return bots.default_orders(v)
 
-    def resolve(self, state: State, orders: Mapping[int, JSON], rng: Rng) -> Resolution:
-        return rules.resolve(state, orders, rng)
+    resolve = staticmethod(rules.resolve)
 
     def outcome(self, state: State) -> Outcome | None:
         return rules.summarise(state)

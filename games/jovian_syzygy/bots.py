@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import deque
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from pbem.game import View
 
 from . import board, corners
 from .forecast import corner_hints
-from .orders import boardings, copy_turn, fallback_problem, legal_steps
+from .orders import boardings, fallback_problem, legal_steps
 from .rules import award_gain, moved, player
 from .turns import Turn, start_turn, step_text
 
@@ -96,8 +96,15 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
     key = tuple(sats)
     lines: list[str] = []
     waste_points: list[tuple[str, int, int, bool]] = []  # the turn before each move
+    spaces: dict[str, tuple[str, ...]] | None = None  # boardings(key), once it is needed
     for _ in range(4):
-        options = _choices(where, moves, psi, stormed, limit, key)
+        if where in board.TRACK_BY_MOON:
+            options = _choices(where, moves, psi, stormed, limit, key)
+        else:  # _choices off a satellite, its parts read here
+            if spaces is None:
+                spaces = boardings(key)
+            can_move = moves < 1 or (psi >= 1 and not (limit and moves > limit))
+            options = _open(where, spaces.get(where, ()), can_move, stormed)
         pick = rng.randbelow(len(options) + 1)
         if pick == len(options):
             break
@@ -114,17 +121,18 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
         if kind != "ride":
             where = target
     if waste_points and rng.randbelow(3) == 0:
-        points = [Turn(seat, w, p, m, st, limit) for w, p, m, st in waste_points]
-        point = copy_turn(rng.choice(points))
-        point.psi -= 1 if point.moves >= 1 else 0
-        point.moves += 1
-        options_now = legal_steps(point, sats)
+        # The turn after the chosen move was made (and wasted), as copy_turn and the lines
+        # below made it of a Turn: its choices are legal_steps's, in the same order.
+        w, p, m, st = rng.choice(waste_points)
+        options_now = _choices(w, m + 1, p - 1 if m >= 1 else p, st, limit, key)
         if options_now:
-            fallback = [rng.choice(options_now)]
+            kind, target, text = rng.choice(options_now)
+            fallback = [[kind, target] if target else [kind]]
+            points = [Turn(seat, w, p, m, st, limit) for w, p, m, st in waste_points]
             if fallback_problem(points[0], fallback, sats) is None or any(
-                fallback_problem(p, fallback, sats) is None for p in points
+                fallback_problem(pt, fallback, sats) is None for pt in points
             ):
-                lines.append("if wasted: try " + step_text(fallback[0]))
+                lines.append("if wasted: try " + text)
     return lines or ["pass"]
 
 
@@ -157,6 +165,15 @@ def _leaves(moon: str, seg: int) -> tuple[Choice, ...]:
 
 def _moves_and_boardings(where: str, sats: tuple[int, ...]) -> tuple[Choice, ...]:
     return _moves(where) + _boardings(boardings(sats).get(where, ()))
+
+
+@lru_cache(maxsize=4096)
+def _open(where: str, moons: tuple[str, ...], can_move: bool, stormed: bool) -> tuple[Choice, ...]:
+    """:func:`_choices` off a satellite in ``where``: its moves and boardings of ``moons``
+    (those whose segments border it) when it ``can_move``, and a storm unless ``stormed``.
+    Few values (the board's spaces and the satellites that can border each)."""
+    steps = _moves(where) + _boardings(moons) if can_move else ()
+    return steps if stormed else steps + _STORM
 
 
 @cache

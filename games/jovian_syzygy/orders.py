@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -240,89 +240,12 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
 
     Raises OrderErrors listing every bad line: unreadable words (invalid), steps not allowed
     from where the plan has got to (illegal), a ring letter or a second fallback (ambiguous).
-
-    A plan that passes is remembered (:data:`_PLANS`) by what its checks read: the lines' texts,
-    the seat's place and Psi, the two options and, only when a check looked at them, the
-    satellites.  Bots write the same plans over and over; a plan rejected is checked anew.
     """
-    public = view.public
-    seat = view.seat
-    if seat is None or public["over"] or public.get("to_move", seat) != seat or len(lines) > _PLAN_LINES:
-        return _validate(view, lines, list(public["sats"]))
-    options = public["options"]
-    where, psi = public["where"][seat], public["psi"][seat]
-    texts = tuple([line.text for line in lines])
-    key = (where, psi, options.get("max-extra-moves", 0), options.get("ride", "stay"), texts)
-    if type(where) is not str or type(psi) is not int or any(len(text) > _READ_CACHED for text in texts):
-        return _validate(view, lines, list(public["sats"]))
-    try:
-        known = _PLANS.get(key)
-        if known is _BY_SATS:
-            known = _PLANS.get((key, tuple(public["sats"])))
-    except TypeError:  # an option or a satellite that is no word or number
-        return _validate(view, lines, list(public["sats"]))
-    if known is not None:
-        steps, fallback = known
-        return {
-            "steps": [list(step) for step in steps],
-            "fallback": None if fallback is None else [list(step) for step in fallback],
-        }
-    watched = _Watched(public["sats"])
-    plan = _validate(view, lines, watched)
-    if len(_PLANS) >= _PLANS_KEPT:
-        _PLANS.clear()
-    remembered = (
-        tuple(tuple(step) for step in plan["steps"]),
-        None if plan["fallback"] is None else tuple(tuple(step) for step in plan["fallback"]),
-    )
-    if watched.read:
-        _PLANS[key] = _BY_SATS
-        _PLANS[(key, tuple(public["sats"]))] = remembered
-    else:
-        _PLANS[key] = remembered
-    return plan
-
-
-_PLAN_LINES = 12
-"""Plans of at most this many lines, each of at most :data:`_READ_CACHED` characters, are
-remembered (so no input can make a key large)."""
-_PLANS_KEPT = 16384
-"""Most plans remembered; the memo is emptied when full (a few MB at most)."""
-_BY_SATS = ((), None)
-"""Stands in :data:`_PLANS` for a plan whose checks read the satellites: look again with them."""
-_PLANS: dict[Any, tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...] | None]] = {}
-"""Plans that passed :func:`_validate`, as (steps, fallback) tuples, by what the checks read."""
-
-
-class _Watched:
-    """The satellites' segments as :func:`_validate` reads them, noting whether anything did
-    (indexing or iterating: all the checks do with them)."""
-
-    __slots__ = ("_sats", "read")
-
-    def __init__(self, sats: Sequence[int]) -> None:
-        self._sats = list(sats)
-        self.read = False
-
-    def __getitem__(self, index: int) -> int:
-        self.read = True
-        return self._sats[index]
-
-    def __iter__(self) -> Iterator[int]:
-        self.read = True
-        return iter(self._sats)
-
-    def __len__(self) -> int:
-        self.read = True
-        return len(self._sats)
-
-
-def _validate(view: View, lines: Sequence[OrderLine], sats: Any) -> dict[str, Any]:
-    """:func:`validate` itself, the satellites given (a list, or :class:`_Watched`)."""
     public = view.public
     if view.seat is None:
         raise OrderErrors([InvalidOrderError(None, "the public view cannot give orders")])
     seat = view.seat
+    sats = list(public["sats"])
     if public["over"]:
         raise OrderErrors([IllegalOrderError(None, "the game is over")])
     mover = public.get("to_move")
@@ -349,7 +272,7 @@ def _validate(view: View, lines: Sequence[OrderLine], sats: Any) -> dict[str, An
         text = line.text.strip()
         low = text.lower()
         try:
-            if low.startswith("if wasted") or low.startswith("if storm"):
+            if low.startswith(("if wasted", "if storm")):
                 if fallback_line is not None:
                     raise _Bad(
                         AmbiguousOrderError, f"a second 'if wasted' (line {fallback_line.number} has one)"

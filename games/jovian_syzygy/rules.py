@@ -106,7 +106,10 @@ def award_for(sats: list[int], moon: str, last_gain: str | None) -> tuple[int, L
 
 def moved(sats: list[int]) -> list[int]:
     """Satellites after each moves one segment clockwise."""
-    return [(s + 1) % t.segments for s, t in zip(sats, board.TRACKS, strict=True)]
+    return [(s + 1) % n for s, n in zip(sats, _SEGMENTS, strict=True)]
+
+
+_SEGMENTS = tuple(t.segments for t in board.TRACKS)
 
 
 OPTION_KEYS = ("solo", "max-rounds", "at-cap", "ride", "setup-check", "max-extra-moves", "corners", "turns")
@@ -216,11 +219,15 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         raise ValueError("the game is over")
     if corners.choosing(state):
         return _choose_corners(state, orders, rng)
-    opts = options_of(state)
-    if (
-        opts.keys() == _OPTION_SET and tuple(opts) != OPTION_KEYS
-    ):  # in view order: views copy them as they are
-        opts = {k: opts[k] for k in OPTION_KEYS}
+    options = state["options"]
+    if type(options) is dict and tuple(options) == OPTION_KEYS:  # as this function keeps them
+        opts = options.copy()
+    else:
+        opts = options_of(state)
+        if (
+            opts.keys() == _OPTION_SET and tuple(opts) != OPTION_KEYS
+        ):  # in view order: views copy them as they are
+            opts = {k: opts[k] for k in OPTION_KEYS}
     order = turn_order(state)
     one = sequential(state)
     step = state.get("step", 0) if one else 0
@@ -234,15 +241,17 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         events.append(Event(f"Round {state['round']}: {player(state['first'])} goes first."))
     push = opts.get("ride", "stay") == "push"
     limit = int(opts.get("max-extra-moves", 0))  # as start_turn reads it
+    spaces: list[str] = []  # where a turn added or removed a space's storms
     for seat in seats:
         turn = Turn(seat, where[seat], psi[seat], 0, False, limit)
-        log = play_turn(turn, orders.get(seat, _NO_PLAN), sats, storms, rng, push)
+        log = play_turn(turn, orders.get(seat, _NO_PLAN), sats, storms, rng, push, spaces)
         if not log:
             log = [f"{player(seat)} does nothing."]
         events += map(Event, log)
         where[seat], psi[seat] = turn.where, turn.psi
-    if storms.keys() != state["storms"].keys():  # kept in name order, as a save read back has them
-        storms = dict(sorted(storms.items()))
+    # Kept in name order, as a save read back has them (the same keys: nothing to do).
+    if spaces and storms.keys() != state["storms"].keys():
+        storms = {space: storms[space] for space in sorted(storms)}  # names are unique
     new = {**state, "options": opts, "sats": sats, "where": where, "psi": psi, "storms": storms}
     if seats[-1] != order[-1]:
         new["step"] = step + 1
@@ -275,7 +284,7 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
     last_gain = list(state["last_gain"])
     events.append(Event(_satellites_move(tuple(sats))))
     awards: list[Any] = [None] * n
-    for seat in turn_order(state):
+    for seat in _order(state["first"], n):
         if where[seat] not in board.TRACK_BY_MOON:
             continue
         line = award_line(sats, where[seat])
@@ -330,7 +339,9 @@ def _satellites_move(sats: tuple[int, ...]) -> str:
 
 
 def _ends(state: State) -> bool:
-    opts = options_of(state)
+    """Whether the game ends now.  ``state`` is :func:`resolve`'s: its options by their
+    kebab-case names (read as they are)."""
+    opts = state["options"]
     played = state["rounds_played"]
     cap = int(opts.get("max-rounds", 0))
     if cap and played >= cap:

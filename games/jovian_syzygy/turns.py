@@ -89,9 +89,16 @@ def step_text(step: list[str]) -> str:
 
 
 def play_turn(
-    turn: Turn, orders: Mapping[str, Any], sats: list[int], storms: dict[str, int], rng: Rng, push: bool
+    turn: Turn,
+    orders: Mapping[str, Any],
+    sats: list[int],
+    storms: dict[str, int],
+    rng: Rng,
+    push: bool,
+    spaces: list[str] | None = None,
 ) -> list[str]:
-    """Carry out one seat's plan; change ``turn``, ``sats`` (push variant) and ``storms``."""
+    """Carry out one seat's plan; change ``turn``, ``sats`` (push variant) and ``storms``
+    (and note in ``spaces`` every space whose storms it adds to ``storms`` or removes)."""
     who = player(turn.seat)
     log: list[str] = []
     steps = orders.get("steps", [])  # read only: the orders are not changed
@@ -113,6 +120,8 @@ def play_turn(
             continue
         kind = step[0]
         if kind == "storm":
+            if spaces is not None and turn.where not in storms:
+                spaces.append(turn.where)
             storms[turn.where] = storms.get(turn.where, 0) + 1
             turn.storm_placed = True
             log.append(f"{who} makes a cosmic storm in {turn.where}.")
@@ -148,6 +157,8 @@ def play_turn(
                 break
         if storms.get(target) == 0:
             del storms[target]
+            if spaces is not None:
+                spaces.append(target)
         if not wasted:
             log.append(f"{who} moves from {_where_text(turn.where)} to {target}.")
             turn.where = target

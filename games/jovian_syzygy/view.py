@@ -15,7 +15,7 @@ from typing import Any
 from pbem.game import View
 from pbem.render import render
 
-from . import board, corners
+from . import board
 from .forecast import forecast_lines
 from .rules import OPTION_KEYS, asked, best_line_at, options_of, player, sequential, turn_order
 
@@ -24,6 +24,7 @@ _OPTION_KEYS = OPTION_KEYS
 _OPTION_SET = frozenset(_OPTION_KEYS)
 _pick_options = itemgetter(*_OPTION_KEYS)
 _INT = {int}
+_STR = {str}
 COLUMNS = 84
 """Columns of the unrolled text board: 360 degrees, divisible by every segment and space count
 (lcm of 3, 6, 12 and 28), printed in two halves of 42."""
@@ -45,28 +46,59 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         "psi": list(state["psi"]),
         "last_gain": list(state["last_gain"]),
         "storms": _public_storms(storms),
-        "awards": [
-            None
-            if a is None
-            else {"moons": list(a["moons"]), "eclipse": a["eclipse"], "psi": a["psi"], "same": a["same"]}
-            for a in state["awards"]
-        ],
+        "awards": _public_awards(state["awards"]),
         "over": bool(state["over"]),
     }
     # Keys only where they say something, so that positions saved before them read the same.
-    if corners.choosing(state):
+    get = state.get
+    if get("phase") == "corners":  # corners.choosing
         public["phase"] = "corners"
         public["asked"] = list(asked(state))
     elif sequential(state) and not state["over"]:
-        public["step"] = int(state.get("step", 0))
-        public["to_move"] = order[state.get("step", 0)]  # rules.asked: the one seat asked
-    award_sats = state.get("award_sats")
-    if award_sats is not None and list(award_sats) != list(state["sats"]):
-        public["award_sats"] = list(award_sats)
-    return View(game=GAME_NAME, seat=seat, public=public, private={})
+        public["step"] = int(get("step", 0))
+        public["to_move"] = order[get("step", 0)]  # rules.asked: the one seat asked
+    award_sats = get("award_sats")
+    if award_sats is not None:
+        sats = public["sats"]  # a list (of the state's own)
+        if (award_sats if type(award_sats) is list else list(award_sats)) != sats:
+            public["award_sats"] = list(award_sats)
+    return View(GAME_NAME, seat, public, {})
+
+
+def _public_awards(awards: list[Any]) -> list[Any]:
+    """The last round's awards, each copied field by field (most rounds award nobody)."""
+    if type(awards) is list and awards.count(None) == len(awards):
+        return list(awards)
+    return [
+        None
+        if a is None
+        else {"moons": list(a["moons"]), "eclipse": a["eclipse"], "psi": a["psi"], "same": a["same"]}
+        for a in awards
+    ]
 
 
 def _public_storms(storms: dict[str, Any]) -> dict[str, int]:
+    """The storms by space in name order, each count a whole number: :func:`_storms_shown` of
+    the state's storms, remembered for the last storms seen (every seat's view of a state
+    shows the same storms).  The answer depends on the storms' keys and values only, and
+    storms equal to those remembered (dict equality: the same names, equal counts) give an
+    equal answer of the same types (every count an int), so a copy of it is handed out.
+    Only storms keyed by names (str) are remembered."""
+    global _last_storms
+    last = _last_storms
+    if last is not None and type(storms) is dict and storms == last[0]:
+        return last[1].copy()
+    shown = _storms_shown(storms)
+    if type(storms) is dict and set(map(type, storms)) <= _STR:  # names only, as a state has
+        _last_storms = (storms.copy(), shown.copy())
+    return shown
+
+
+_last_storms: tuple[dict[str, Any], dict[str, int]] | None = None
+"""The last storms :func:`_public_storms` worked out: a copy of them and of its answer."""
+
+
+def _storms_shown(storms: dict[str, Any]) -> dict[str, int]:
     """The storms by space in name order, each count a whole number.  A copy of the state's
     own when it is kept that way already (:func:`.rules.resolve` keeps it so, as a save
     read back has it), else sorted (keys are unique: sorted as the items) and converted."""
