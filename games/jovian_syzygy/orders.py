@@ -179,6 +179,14 @@ def _read_once(
     return None if steps is None else tuple(tuple(step) for step in steps)
 
 
+_STEP_LINES: dict[str, tuple[str, tuple[tuple[str, ...], ...]]] = {}
+"""Order lines (as written, up to :data:`_READ_CACHED` characters) that :func:`validate` read
+as steps (no fallback, spend or corner line, nothing unreadable): the line stripped and its
+steps.  Whether a line is one and what it says depend on its text alone."""
+_STEP_LINES_KEPT = 4096
+"""Most lines kept in :data:`_STEP_LINES` (emptied when full: no input can fill memory)."""
+
+
 def legal_steps(turn: Turn, sats: list[int]) -> list[list[str]]:
     """Every step allowed next (moves, boardings, ride, storm) for a turn in progress: the
     steps :func:`.turns.step_problem` lets through, in the order moves, boardings, ride, storm
@@ -269,42 +277,53 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     fallback_line: OrderLine | None = None
     spend_cap: tuple[OrderLine, int] | None = None
     for line in lines:
-        text = line.text.strip()
-        low = text.lower()
-        try:
-            if low.startswith(("if wasted", "if storm")):
-                if fallback_line is not None:
+        known = _STEP_LINES.get(line.text)
+        if known is not None:  # a line of steps read before (below): its text and steps again
+            text = known[0]
+            parsed = [list(step) for step in known[1]]
+        else:
+            text = line.text.strip()
+            low = text.lower()
+            try:
+                if low.startswith(("if wasted", "if storm")):
+                    if fallback_line is not None:
+                        raise _Bad(
+                            AmbiguousOrderError, f"a second 'if wasted' (line {fallback_line.number} has one)"
+                        )
+                    fallback_line = line
+                    fallback = _read(_parse_fallback, text)
+                    continue
+                if low.startswith("spend"):
+                    match = re.fullmatch(r"spend\s+(\d+)(\s+psi)?", low)
+                    if not match:
+                        raise _Bad(InvalidOrderError, "write 'spend N' with a whole number", "spend 1")
+                    if spend_cap is not None:
+                        raise _Bad(
+                            AmbiguousOrderError, f"a second 'spend' (line {spend_cap[0].number} has one)"
+                        )
+                    digits = match.group(1)
+                    if len(digits) > 6:
+                        raise _Bad(IllegalOrderError, f"{digits[:8]}... is more Psi than anyone has")
+                    spend_cap = (line, int(digits))
+                    if spend_cap[1] > public["psi"][seat]:
+                        raise _Bad(
+                            IllegalOrderError,
+                            f"you have only {public['psi'][seat]} Psi",
+                            f"spend {public['psi'][seat]}",
+                        )
+                    continue
+                if low.split()[0] in ("corner", "corners", "choose"):
                     raise _Bad(
-                        AmbiguousOrderError, f"a second 'if wasted' (line {fallback_line.number} has one)"
+                        IllegalOrderError, f"corners are chosen at setup; you are {_place(turn.where)} now"
                     )
-                fallback_line = line
-                fallback = _read(_parse_fallback, text)
+                parsed = _read(parse_steps, text) or []
+            except _Bad as bad:
+                errors.append(bad.kind(line, bad.message, bad.suggestion))
                 continue
-            if low.startswith("spend"):
-                match = re.fullmatch(r"spend\s+(\d+)(\s+psi)?", low)
-                if not match:
-                    raise _Bad(InvalidOrderError, "write 'spend N' with a whole number", "spend 1")
-                if spend_cap is not None:
-                    raise _Bad(AmbiguousOrderError, f"a second 'spend' (line {spend_cap[0].number} has one)")
-                digits = match.group(1)
-                if len(digits) > 6:
-                    raise _Bad(IllegalOrderError, f"{digits[:8]}... is more Psi than anyone has")
-                spend_cap = (line, int(digits))
-                if spend_cap[1] > public["psi"][seat]:
-                    raise _Bad(
-                        IllegalOrderError,
-                        f"you have only {public['psi'][seat]} Psi",
-                        f"spend {public['psi'][seat]}",
-                    )
-                continue
-            if low.split()[0] in ("corner", "corners", "choose"):
-                raise _Bad(
-                    IllegalOrderError, f"corners are chosen at setup; you are {_place(turn.where)} now"
-                )
-            parsed = _read(parse_steps, text) or []
-        except _Bad as bad:
-            errors.append(bad.kind(line, bad.message, bad.suggestion))
-            continue
+            if len(line.text) <= _READ_CACHED:  # the steps as read (the loop below may pop)
+                if len(_STEP_LINES) >= _STEP_LINES_KEPT:
+                    _STEP_LINES.clear()
+                _STEP_LINES[line.text] = (text, tuple(tuple(step) for step in parsed))
         for step in parsed:
             if len(step) == 3:
                 # 'leave MOON to SPACE': the moon must be the one ridden.
@@ -325,7 +344,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 waste_points.append((turn.where, turn.psi, turn.moves, turn.storm_placed, False))
             steps.append(step)
             advance(turn, step)
-    moves = sum(1 for s in steps if s[0] != "storm")
+    moves = turn.moves  # advance counted every step but storms
     if fallback is not None and fallback_line is not None:
         if not waste_points:
             errors.append(

@@ -8,11 +8,12 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jov_helpers import make_state, rng_with_coins
+from jov_helpers import lines_of, make_state, rng_with_coins
 
-from pbem.game import Event, View
+from pbem.game import Event, OrderErrors, View
 from pbem.rng import Rng
 from pbem_games.jovian_syzygy import GAME, board, bots, rules, view
+from pbem_games.jovian_syzygy import orders as orders_module
 from pbem_games.jovian_syzygy.orders import boardings, copy_turn, fallback_problem, legal_steps
 from pbem_games.jovian_syzygy.turns import Turn, play_turn, step_text
 
@@ -219,3 +220,63 @@ def test_storms_out_of_name_order_stay_so_when_a_space_is_filled_and_emptied() -
     got = rules.resolve(state, orders, rng_with_coins(True))
     assert list(got.state["storms"]) == ["D-3", "A-1"]
     assert got.state["where"][1] == "C-1"
+
+
+_LINES = [
+    "move D-3",
+    "  move d 4  ",
+    "board io",
+    "leave io to A-1",
+    "leave to A-1",
+    "ride",
+    "storm",
+    "pass",
+    "spend 1",
+    "spend 99",
+    "if wasted: try D-2",
+    "if wasted: stop",
+    "corner NE",
+    "move Q-9",
+    "fly away",
+    "D-3 D-4",
+    "move " + "D-4 " * 30,
+]
+
+
+def _checked(v: View, texts: list[str]) -> Any:
+    try:
+        return GAME.validate(v, lines_of(*texts))
+    except OrderErrors as errors:
+        return [(type(e), e.line, e.message, e.suggestion) for e in errors.errors]
+
+
+@settings(max_examples=EXAMPLES * 2, deadline=None)
+@given(
+    st.sampled_from([*board.SPACE_NAMES, *board.MOONS]),
+    st.integers(0, 4),
+    positions,
+    st.lists(st.sampled_from(_LINES), max_size=5),
+)
+def test_order_lines_read_from_memory_are_read_as_before(
+    where: str, psi: int, sats: tuple[int, ...], texts: list[str]
+) -> None:
+    """The same plan or the same errors with no line remembered, and again with every line
+    remembered (a 'leave io' line's step loses its moon as it is checked: not the memo's)."""
+    v = GAME.observe(make_state([where, "NE"], sats=sats, psi=[psi, 3]), 0)
+    orders_module._STEP_LINES.clear()
+    plain = _checked(v, texts)
+    assert _checked(v, texts) == plain
+    assert _checked(v, texts) == plain
+
+
+def test_only_lines_of_steps_are_remembered_and_the_memory_is_bounded(monkeypatch: Any) -> None:
+    orders_module._STEP_LINES.clear()
+    v = GAME.observe(make_state(["io", "NE"], sats=(0, 0, 0, 0), psi=[5, 3]), 0)
+    _checked(v, ["leave io to A-1", "spend 1", "if wasted: stop", "corner NE", "move Q-9", "fly away"])
+    _checked(v, ["move " + "D-4 " * 30])
+    assert list(orders_module._STEP_LINES) == ["leave io to A-1"]
+    assert orders_module._STEP_LINES["leave io to A-1"] == ("leave io to A-1", (("move", "A-1", "io"),))
+    monkeypatch.setattr(orders_module, "_STEP_LINES_KEPT", 3)
+    for space in board.SPACE_NAMES[:10]:
+        _checked(v, [f"move {space}"])
+        assert len(orders_module._STEP_LINES) <= 3
