@@ -410,7 +410,7 @@ class GameFolder:
             secret, body["game_id"], revision, card, pad_to=game.info.padding.secret_size(body["turn"])
         )
         data, signed = encode_save(body, moderator)
-        return data, Save(body, str(self.save_path), signed.canonical_body, file_digest(data))
+        return data, replace(signed, source=str(self._save_path))  # its digests made once
 
     def _saved(self, data: bytes) -> bool:
         """True if the folder's save is ``data`` (a write got that far)."""
