@@ -256,3 +256,31 @@ def test_read_file_errors_and_fifos(tmp_path: Path) -> None:
     fifo = tmp_path / "rev-000001.json"
     os.mkfifo(fifo)
     assert read_file(fifo) == b""  # returns at once instead of waiting for a writer
+
+
+# ---- the write pattern of a turn -------------------------------------------------------------------
+def test_a_one_save_turn_makes_six_fsyncs_and_three_renames(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pattern docs/robustness.md states: fsyncs of the order copy and its folder, the save
+    and the game folder, the history file and history/; renames of the save, the seen record
+    and the turn's report folder; two links (the order copy and the history file)."""
+    if not getattr(os, "O_TMPFILE", 0):  # pragma: no cover - not Linux
+        pytest.skip("no O_TMPFILE here")
+    calls: list[str] = []
+    for name in ("fsync", "rename", "replace", "link", "unlink"):
+        real = getattr(os, name)
+
+        def spy(*args: object, _name: str = name, _real: object = real, **kwargs: object) -> object:
+            calls.append(_name)
+            return _real(*args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(os, name, spy)
+    name = table.awaited()
+    seq = table.folder.read().body["seq"][name] + 1
+    text = table.sealed(table.signed(name, table.bot_lines(name), seq=seq))
+    receipt = table.folder.submit(text, table.moderator, source="o.txt", now=table.tick(), advance=True)
+    assert receipt.advanced is not None
+    assert calls.count("fsync") == 6
+    assert calls.count("rename") + calls.count("replace") == 3
+    assert calls.count("link") == 2 and calls.count("unlink") == 0
