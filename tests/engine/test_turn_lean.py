@@ -67,7 +67,11 @@ def test_text_that_fits_is_not_walked(table: Table, monkeypatch: pytest.MonkeyPa
 
 
 # ---- a turn's report folder at once -------------------------------------------------------------
-FILES = {"alice.txt": "a report\n", "public.txt": b"the public one\n", "board.svg": "<svg/>"}
+FILES: dict[str, bytes | str] = {
+    "alice.txt": "a report\n",
+    "public.txt": b"the public one\n",
+    "board.svg": "<svg/>",
+}
 
 
 def _read(path: Path) -> dict[str, bytes]:
