@@ -5,14 +5,14 @@ Rules and rulings: games/jovian_syzygy/README.md.  The board is ours (see :mod:`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, State, Variant, View
+from pbem.game import Bot, GameInfo, Outcome, State, Variant, View
 from pbem.padding import Padding
 from pbem.rng import Rng
 
-from . import bots, corners, orders, rules, svg, view
+from . import bots, orders, rules, svg, view
 from . import charts as archive
 
 _BEFORE_ISSUE_12 = {"solo", "max-rounds", "ride", "max-extra-moves", "setup-check"}
@@ -120,10 +120,7 @@ class JovianSyzygy:
     def order_form(self, v: View) -> list[str]:
         return bots.order_form(v)
 
-    def validate(self, v: View, lines: Sequence[OrderLine]) -> JSON:
-        if v.public.get("phase") == "corners":
-            return corners.validate(v, lines)
-        return orders.validate(v, lines)
+    validate = staticmethod(orders.validate)  # a corner's orders at setup, else a plan
 
     def default_orders(self, v: View) -> list[str]:
         return bots.default_orders(v)

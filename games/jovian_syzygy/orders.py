@@ -248,8 +248,13 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
 
     Raises OrderErrors listing every bad line: unreadable words (invalid), steps not allowed
     from where the plan has got to (illegal), a ring letter or a second fallback (ambiguous).
+    At the setup step the orders are a corner's, checked by :func:`.corners.validate`.
     """
     public = view.public
+    if public.get("phase") == "corners":
+        from .corners import validate as validate_corner  # (corners reads this module's words)
+
+        return validate_corner(view, lines)
     if view.seat is None:
         raise OrderErrors([InvalidOrderError(None, "the public view cannot give orders")])
     seat = view.seat
