@@ -6,10 +6,10 @@ bots in bots.py and report text in report.py; rulings are in games/symbiote/READ
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from pbem.game import JSON, Bot, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
+from pbem.game import Bot, GameInfo, Outcome, State, Variant, View
 from pbem.padding import Padding
 from pbem.rng import Rng
 
@@ -76,17 +76,17 @@ class Symbiote:
         """The one seat whose step it is; () once the game is over."""
         return () if state["phase"] == "over" else (state["seat"],)
 
-    def observe(self, state: State, seat: int | None) -> View:
-        """The allow-list view of ``state`` for ``seat``."""
-        return view.observe(state, seat)
+    # observe, validate and resolve are the module functions themselves, not methods that call
+    # them: the engine calls them at every step (issue 13), and a frame less each counts.
+    observe = staticmethod(view.observe)
+    """The allow-list view of ``state`` for ``seat`` (view.observe)."""
 
     def order_form(self, view: View) -> list[str]:
         """The commented blank order form for the seat."""
         return forms.order_form(view)
 
-    def validate(self, view: View, lines: Sequence[OrderLine]) -> JSON:
-        """Check an order file; raises OrderErrors listing every bad line."""
-        return orders.validate(view, lines)
+    validate = staticmethod(orders.validate)
+    """Check an order file; raises OrderErrors listing every bad line (orders.validate)."""
 
     def default_orders(self, view: View) -> list[str]:
         """Civil disorder: draw, play nothing, make a quiet discard."""
@@ -98,9 +98,8 @@ class Symbiote:
         sit = orders.situation(view)
         return sit.my_turn and sit.phase == "play"
 
-    def resolve(self, state: State, orders: Mapping[int, JSON], rng: Rng) -> Resolution:
-        """Apply the acting seat's validated step; pure."""
-        return rules.resolve(state, orders, rng)
+    resolve = staticmethod(rules.resolve)
+    """Apply the acting seat's validated step; pure (rules.resolve)."""
 
     def redraw(self, state: State, rng: Rng) -> State:
         """After a rollback: shuffle the face-down draw pile again (the only hidden chance the

@@ -26,6 +26,8 @@ State (JSON only; lists of cards are multisets, the top of a pile is its last el
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import filterfalse
+from operator import attrgetter
 from typing import Any
 
 from pbem.game import Event, Resolution
@@ -413,8 +415,12 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             events.append(_you_drew(after, drawn))
         if not deck:
             events.append(_PILE_EMPTY)
-    s["last"] = [e.text for e in events if e.to is None]
+    s["last"] = list(map(_TEXT, filterfalse(_TO, events)))  # the public ones: `to` is (seat,) or None
     return Resolution(s, tuple(events))
+
+
+_TEXT = attrgetter("text")
+_TO = attrgetter("to")
 
 
 def play_sets(state: State, seat: int, plays: Any, events: list[Event]) -> None:
