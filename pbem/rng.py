@@ -11,6 +11,8 @@ Speed (issue 13): a block's words are kept in a list, the next one last, and
 ``randbelow(n)`` for 1 < n <= 2**32 (every bound a game uses) pops a word and computes the
 exact rejection limit only for words at the very top of the range (one in 2**32), because
 every smaller word is under every such limit; :meth:`Rng.shuffle` does the same inline.
+The key is derived at the first draw, not when the generator is made, so a generator that
+never draws costs no hash.
 The stream is exactly the plain construction's (``tests/test_rng_stream.py`` keeps the
 plain implementation and compares every kind of call, rejected words included).  A bound
 above 2**64, where every word would be rejected, raises ValueError instead of looping.
@@ -62,12 +64,22 @@ def seeded_entropy(label: str) -> Callable[[int], bytes]:
 class Rng:
     """A stream of uniform random numbers from a key; not thread-safe, cheap to create."""
 
-    __slots__ = ("_counter", "_key", "_words")
+    __slots__ = ("_counter", "_key", "_material", "_words")
 
     def __init__(self, key: bytes) -> None:
-        self._key = _sha256(_DOMAIN + key).digest()
+        # The key is derived at the first draw or fork (an engine often makes a generator
+        # for a step that draws nothing: issue 13); ``_key`` is None until then.
+        self._material = key if type(key) is bytes else bytes(key)  # a bytearray may change later
+        self._key: bytes | None = None
         self._counter = 0
         self._words: list[int] = []  # the current block's unused words, the next one last
+
+    def _derived(self) -> bytes:
+        """The generator's key, SHA-256(domain || seed material), derived once."""
+        key = self._key
+        if key is None:
+            key = self._key = _sha256(_DOMAIN + self._material).digest()
+        return key
 
     @classmethod
     def for_turn(cls, seed: bytes, turn: int, label: str = "turn") -> Rng:
@@ -76,12 +88,12 @@ class Rng:
 
     def fork(self, label: str) -> Rng:
         """An independent generator derived from this one's key and a label."""
-        return Rng(self._key + b"\x00fork\x00" + label.encode())
+        return Rng(self._derived() + b"\x00fork\x00" + label.encode())
 
     def _refill(self) -> None:
         """Put the next block's words into ``_words`` (which is empty), the first one last:
         the block read backwards as little-endian words is its big-endian words in reverse."""
-        block = _shake_256(self._key + self._counter.to_bytes(8, "big")).digest(_BLOCK)
+        block = _shake_256(self._derived() + self._counter.to_bytes(8, "big")).digest(_BLOCK)
         self._counter += 1
         self._words.extend(_UNPACK_REVERSED(block[::-1]))
 

@@ -174,3 +174,23 @@ def test_bad_bounds_are_refused_alike() -> None:
             else:
                 raise AssertionError(f"randbelow({n}) accepted")
     assert Rng(b"k").randbelow(1) == 0
+
+
+def test_the_key_is_derived_at_the_first_draw_from_the_material_given() -> None:
+    """A generator that never draws costs no hash; one made from a bytearray changed later
+    still draws from what it was given; fork before any draw is the plain fork."""
+    idle = Rng(b"step")
+    assert idle._key is None
+    material = bytearray(b"seed")
+    late = Rng(material)
+    material[:] = b"other"
+    plain = PlainRng(b"seed")
+    assert [late.randbelow(100) for _ in range(50)] == [plain.randbelow(100) for _ in range(50)]
+    assert late._key == hashlib.sha256(b"pbem-rng/v1\x00seed").digest()
+    assert Rng(b"s").fork("a").randbelow(10**9) == PlainRng(b"s").fork("a").randbelow(10**9)
+    try:
+        Rng("text")  # type: ignore[arg-type]
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("Rng accepted a str")
