@@ -127,6 +127,30 @@ class _Waiter:
         self.inotify.read(timeout=seconds * 1000, read_delay=200)
 
 
+class _Workers(click.ParamType):
+    """``--workers``: a number from 1 to 64, or ``auto`` (two a core, at most 8)."""
+
+    name = "N|auto"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif str(value).strip().lower() == "auto":
+            import os
+
+            from pbem.moderator.workers import auto_workers
+
+            return auto_workers(os.cpu_count())
+        else:
+            text = str(value).strip()
+            if not text.isdigit() or len(text) > 3:
+                self.fail(f"{str(value)[:40]!r} is not a number of workers (1 to 64) or 'auto'", param, ctx)
+            number = int(text)
+        if not 1 <= number <= 64:
+            self.fail(f"{number} is not in the range 1 to 64 (or 'auto')", param, ctx)
+        return number
+
+
 @click.command()
 @click.argument("root", type=click.Path(exists=True, file_okay=False))
 @KEY
@@ -137,10 +161,11 @@ class _Waiter:
 @click.option("--force", is_flag=True, help="Look at every game, even those that seem unchanged.")
 @click.option(
     "--workers",
-    type=click.IntRange(1, 64),
-    default=1,
+    type=_Workers(),
+    default="1",
     show_default=True,
-    help="Processes that handle games at once (each game keeps its own lock).",
+    help="Processes that handle games at once (each game keeps its own lock); 'auto': two a "
+    "core, at most 8 (best on a disk-bound host; see docs/scaling.md).",
 )
 @click.option("-v", "--verbose", is_flag=True)
 def moderate(

@@ -27,6 +27,18 @@ if TYPE_CHECKING:
 MAX_WORKERS = 64
 """The most worker processes a pass starts (more only queue on the disk)."""
 
+AUTO_CAP = 8
+"""The most workers ``--workers auto`` picks (measured: more only queue on one disk)."""
+
+
+def auto_workers(cores: int | None) -> int:
+    """The number of workers ``--workers auto`` means on a host with ``cores`` processors
+    (None: unknown): two a core, at most :data:`AUTO_CAP`.  A moderated turn waits on the
+    disk for about half its time, so two processes a core keep the cores busy; more only
+    add start-up, cold caches and contention for the disk (docs/scaling.md, *Workers*)."""
+    return max(1, min(2 * (cores or 1), AUTO_CAP))
+
+
 _moderator: Moderator | None = None
 """The moderator a forked worker works for (set in the worker, from the parent's memory)."""
 

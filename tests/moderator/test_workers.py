@@ -105,3 +105,21 @@ def test_cli_workers_option(root: Path, keys, tmp_path: Path) -> None:
     assert [read(root / g).turn for g in ("g0", "g1")] == [2, 2]
     bad = runner.invoke(main, ["moderate", str(root), "--key", str(keyfile), "--workers", "0"])
     assert bad.exit_code == 2 and "--workers" in bad.output
+
+
+def test_cli_workers_auto_and_refusals(root: Path, keys, tmp_path: Path) -> None:
+    from pbem.moderator.workers import AUTO_CAP, auto_workers
+
+    assert [auto_workers(c) for c in (None, 1, 2, 3, 4, 64)] == [2, 2, 4, 6, AUTO_CAP, AUTO_CAP]
+    _ready_root(root, keys, 2)
+    keyfile = tmp_path / "mod.key"
+    keys["moderator"].save(keyfile)
+    runner = CliRunner()
+    done = runner.invoke(
+        main, ["moderate", str(root), "--key", str(keyfile), "--settle", "0", "--workers", "AUTO"]
+    )
+    assert done.exit_code == 0, done.output
+    assert [read(root / g).turn for g in ("g0", "g1")] == [2, 2]
+    for value, said in (("65", "1 to 64"), ("two", "'two' is not a number"), ("9" * 5000, "is not a number")):
+        bad = runner.invoke(main, ["moderate", str(root), "--key", str(keyfile), "--workers", value])
+        assert bad.exit_code == 2 and said in bad.output and len(bad.output) < 2000, bad.output
