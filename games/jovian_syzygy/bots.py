@@ -97,15 +97,16 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
     lines: list[str] = []
     waste_points: list[tuple[str, int, int, bool]] = []  # the turn before each move
     spaces: dict[str, tuple[str, ...]] | None = None  # boardings(key), once it is needed
+    riding, randbelow = board.TRACK_BY_MOON, rng.randbelow
     for _ in range(4):
-        if where in board.TRACK_BY_MOON:
+        if where in riding:
             options = _choices(where, moves, psi, stormed, limit, key)
         else:  # _choices off a satellite, its parts read here
             if spaces is None:
                 spaces = boardings(key)
             can_move = moves < 1 or (psi >= 1 and not (limit and moves > limit))
             options = _open(where, spaces.get(where, ()), can_move, stormed)
-        pick = rng.randbelow(len(options) + 1)
+        pick = randbelow(len(options) + 1)
         if pick == len(options):
             break
         kind, target, text = options[pick]

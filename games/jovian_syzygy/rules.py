@@ -282,7 +282,7 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
     where = state["where"]
     psi = list(state["psi"])
     last_gain = list(state["last_gain"])
-    events.append(Event(_satellites_move(tuple(sats))))
+    events.append(_satellites_move(tuple(sats)))
     awards: list[Any] = [None] * n
     for seat in _order(state["first"], n):
         if where[seat] not in board.TRACK_BY_MOON:
@@ -329,9 +329,10 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
 
 
 @lru_cache(maxsize=8192)
-def _satellites_move(sats: tuple[int, ...]) -> str:
-    """The event of the satellites' move to ``sats`` (one text per position, made once)."""
-    return (
+def _satellites_move(sats: tuple[int, ...]) -> Event:
+    """The event of the satellites' move to ``sats`` (one per position, made once: an Event
+    is frozen, so every round that moves them there may share it)."""
+    return Event(
         "The satellites move: "
         + ", ".join(f"{t.title} to segment {s + 1}" for t, s in zip(board.TRACKS, sats, strict=True))
         + "."

@@ -17,7 +17,7 @@ from pbem.render import render
 
 from . import board
 from .forecast import forecast_lines
-from .rules import OPTION_KEYS, asked, best_line_at, options_of, player, sequential, turn_order
+from .rules import OPTION_KEYS, _order, asked, best_line_at, options_of, player, sequential
 
 GAME_NAME = "jovian-syzygy"
 _OPTION_KEYS = OPTION_KEYS
@@ -32,7 +32,7 @@ COLUMNS = 84
 
 def observe(state: dict[str, Any], seat: int | None) -> View:
     """Copy in what anyone may see: positions, Psi, storms, the last awards, the round."""
-    order = turn_order(state)
+    order = list(_order(state["first"], state["players"]))  # turn_order
     storms = state["storms"]
     public = {
         "players": state["players"],
