@@ -113,8 +113,6 @@ def atomic_write(
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 _STAGE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
 _UNNAMED = getattr(os, "O_TMPFILE", 0)
-_proc_fd: tuple[int, int] | None = None
-"""(process id, an open ``/proc/self/fd`` folder): how :func:`create_file` names an unnamed file."""
 
 
 def create_file(
@@ -140,38 +138,39 @@ def create_file(
 
 def _create_unnamed(folder: str, target: str, data: bytes, mode: int, hook: CrashHook | None) -> bool:
     """:func:`create_file` with ``O_TMPFILE``; False (nothing done) where it is not offered."""
-    global _proc_fd
     if not _UNNAMED:
         return False
     flags = os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0)
-    try:
-        try:
-            fd = os.open(folder, flags, mode)
-        except FileNotFoundError:
-            os.makedirs(folder, exist_ok=True)
-            fd = os.open(folder, flags, mode)
-    except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), ...: the portable way
+    try:  # this process's own descriptors, opened anew each time (a forked worker has its own)
+        proc = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
         return False
     try:
-        write_fd(fd, data)
-        crash_point("written", hook)
-        os.fsync(fd)
-        crash_point("synced", hook)
-        if _proc_fd is None or _proc_fd[0] != os.getpid():  # a forked worker has its own fds
+        try:
             try:
-                _proc_fd = (os.getpid(), os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY))
-            except OSError:
-                return False
-        try:  # linkat(/proc/self/fd, "N", AT_FDCWD, target, AT_SYMLINK_FOLLOW)
-            os.link(str(fd), target, src_dir_fd=_proc_fd[1], follow_symlinks=True)
-        except FileExistsError:
-            raise
-        except OSError:
+                fd = os.open(folder, flags, mode)
+            except FileNotFoundError:
+                os.makedirs(folder, exist_ok=True)
+                fd = os.open(folder, flags, mode)
+        except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), ...: the portable way
             return False
-        crash_point("renamed", hook)
-        return True
+        try:
+            write_fd(fd, data)
+            crash_point("written", hook)
+            os.fsync(fd)
+            crash_point("synced", hook)
+            try:  # linkat(/proc/self/fd, "N", AT_FDCWD, target, AT_SYMLINK_FOLLOW)
+                os.link(str(fd), target, src_dir_fd=proc, follow_symlinks=True)
+            except FileExistsError:
+                raise
+            except OSError:  # pragma: no cover - /proc that cannot link: the portable way
+                return False
+            crash_point("renamed", hook)
+            return True
+        finally:
+            os.close(fd)
     finally:
-        os.close(fd)
+        os.close(proc)
 
 
 def _create_staged(folder: str, target: str, data: bytes, mode: int, hook: CrashHook | None) -> None:

@@ -207,11 +207,26 @@ def test_linux_creates_the_file_unnamed(tmp_path: Path, monkeypatch: pytest.Monk
         return real_open(path, flags, mode)
 
     monkeypatch.setattr(folder_module.os, "open", spy)
-    monkeypatch.setattr(folder_module, "_proc_fd", (os.getpid() + 1, -1))  # as after a fork
     create_file(tmp_path / "orders" / "alice.seq1.txt", b"sealed")
     assert (tmp_path / "orders" / "alice.seq1.txt").read_bytes() == b"sealed"
     assert not [name for name in opened if name.startswith(TEMP_PREFIX)]
-    assert "fd" in opened  # /proc/self/fd of this process, not the one a parent opened
+    assert opened[0] == "fd"  # /proc/self/fd, opened anew: a forked worker names its own files
+
+
+def test_without_proc_the_staging_name_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_open = os.open
+
+    def no_proc(path: str, flags: int, mode: int = 0o777, **kwargs: object) -> int:
+        if str(path).startswith("/proc/"):
+            raise FileNotFoundError(path)
+        return real_open(path, flags, mode)
+
+    steps: list[str] = []
+    monkeypatch.setattr(folder_module.os, "open", no_proc)
+    create_file(tmp_path / "rev-000001.json", b"data", hook=steps.append)
+    assert (tmp_path / "rev-000001.json").read_bytes() == b"data"
+    assert steps == ["written", "synced", "renamed"]  # once: nothing was written before the fallback
+    assert os.listdir(tmp_path) == ["rev-000001.json"]
 
 
 @pytest.mark.parametrize("kill_at", [1, 2, 3])
