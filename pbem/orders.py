@@ -394,8 +394,10 @@ def archive_copy(text: str, identity: Identity, moderator: PublicCard, source: s
     return seal(text, [moderator])
 
 
-def _open_block(block: _Armour, identity: Identity, source: str) -> str:
-    """Decrypt one age block, repairing re-wrapped lines; FormatError says what went wrong."""
+def _open_block(block: _Armour, identity: Identity, source: str, checked: bool = False) -> str:
+    """Decrypt one age block, repairing re-wrapped lines; FormatError says what went wrong.
+    ``checked``: the block's lines are known to be standard armour (:func:`_standard_armour`
+    checked what :func:`armour_damage` checks), so they are not walked again."""
     where = f"{source}, line {block.begin}"
     if not block.closed:
         raise FormatError(
@@ -403,7 +405,7 @@ def _open_block(block: _Armour, identity: Identity, source: str) -> str:
             "(its end was cut off)",
             WHAT_TO_DO,
         )
-    damage = armour_damage(block.body)
+    damage = None if checked else armour_damage(block.body)
     if damage is not None and not damage.repairable:
         raise FormatError(f"{where}: {damage.describe()}", WHAT_TO_DO)
     lines = rewrapped(block.body) if damage is not None else [t for _, t in block.body]
@@ -466,7 +468,7 @@ def open_sealed(text: str, identity: Identity, source: str, _depth: int = 0) -> 
     failures: list[FormatError] = []
     for block in blocks:
         try:
-            plain = _open_block(block, identity, source)
+            plain = _open_block(block, identity, source, checked=standard is not None)
         except FormatError as exc:
             failures.append(exc)
             continue

@@ -11,6 +11,9 @@
   unnamed (``O_TMPFILE``), fsynced and linked to its name where Linux offers it, with the
   staging name as the portable way: the same file, the same refusal of a taken name, the
   same crash points, and nothing left behind by a kill.
+* A sealed order file in standard armour (as ``pbem sign`` writes it) is opened without
+  walking its lines for damage again: the shape check that found it standard checked the
+  same (``tests/engine/test_turn_cpu.py`` fuzzes the quick way against the general one).
 * The save, its history file and the seen record are read with plain system calls
   (``read_file``): the bytes ``Path.read_bytes`` gives, the same errors, and a FIFO put in
   their place does not block.
@@ -26,8 +29,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem import folder as folder_module
-from pbem import wording
+from pbem import orders, wording
+from pbem.errors import FormatError
 from pbem.folder import TEMP_PREFIX, create_file, read_file, set_crash_hook, sweep_temp, write_folder
+from pbem.keys import Identity
 
 from .conftest import Table
 
@@ -303,3 +308,25 @@ def test_a_one_save_turn_makes_six_fsyncs_and_three_renames(
     assert calls.count("fsync") == 6
     assert calls.count("rename") + calls.count("replace") == 3
     assert calls.count("link") == 2 and calls.count("unlink") == 0
+
+
+# ---- sealed order files ------------------------------------------------------------------------------
+def test_standard_armour_is_not_walked_for_damage_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    moderator = Identity.generate("moderator")
+    header = orders.OrderHeader("0123456789ABCDEF", 1, "alice", 1)
+    text = orders.seal(orders.sign(Identity.generate("alice"), header, ["x"]), [moderator.public()])
+    walked: list[int] = []
+    real = orders.armour_damage
+
+    def spy(body: list[tuple[int, str]]) -> object:
+        walked.append(len(body))
+        return real(body)
+
+    monkeypatch.setattr(orders, "armour_damage", spy)
+    opened = orders.open_sealed(text, moderator, "orders.txt")
+    assert opened is not None and opened[1] == 1 and walked == []
+    damaged = text.replace("\n", "\n> ", 3)  # quoted by a mail client: not standard any more
+    assert orders.open_sealed(damaged, moderator, "orders.txt") == opened and walked
+    cut = text[:-80] + "\n" + text[-60:]
+    with pytest.raises(FormatError):
+        orders.open_sealed(cut, moderator, "orders.txt")
