@@ -101,7 +101,7 @@ def play_turn(
     (and note in ``spaces`` every space whose storms it adds to ``storms`` or removes)."""
     who = player(turn.seat)
     log: list[str] = []
-    steps = orders.get("steps", [])  # read only: the orders are not changed
+    steps = orders.get("steps", ())  # read only: the orders are not changed
     fallback = orders.get("fallback")
     in_fallback = False
     i = 0
