@@ -28,6 +28,22 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
     sets = state["sets"]
     n = state["n"]
     turn = state["turn"]
+    hands = state["hands"]
+    if n == 4:
+        # Written out for four players: a list comprehension costs a function object and a
+        # frame each time, more than the few lengths it computes (issue 13).
+        h0, h1, h2, h3 = hands
+        s0, s1, s2, s3 = sets
+        counts = [len(h0), len(h1), len(h2), len(h3)]
+        sizes = [
+            list(map(len, s0)) if s0 else [],
+            list(map(len, s1)) if s1 else [],
+            list(map(len, s2)) if s2 else [],
+            list(map(len, s3)) if s3 else [],
+        ]
+    else:
+        counts = list(map(len, hands))
+        sizes = [list(map(len, mine)) if mine else [] for mine in sets]
     public: dict[str, Any] = {
         "players": n,
         "options": opt.copy(),
@@ -41,8 +57,8 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         "deck": len(state["deck"]),
         "discard": state["discard"][:],
         "aside": state["aside"][:],
-        "hands": [len(hand) for hand in state["hands"]],
-        "set_sizes": [[len(s) for s in mine] if mine else [] for mine in sets],
+        "hands": counts,
+        "set_sizes": sizes,
         "last": state["last"][:],
     }
     if over or opt["open-research"]:
@@ -52,10 +68,10 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         public["winners"] = state["winners"][:]
     if seat is None:
         return View("symbiote", None, public, {})
-    hand: list[str] = state["hands"][seat]
+    mine = sets[seat]
     private = {
-        "hand": sorted(hand, key=_ORDER),
+        "hand": sorted(hands[seat], key=_ORDER),
         "drawn": state["drawn"] if seat == state["seat"] else None,
-        "sets": [list(s) for s in sets[seat]],
+        "sets": list(map(list, mine)) if mine else [],
     }
     return View("symbiote", seat, public, private)
