@@ -68,9 +68,10 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         public["winners"] = state["winners"][:]
     if seat is None:
         return View("symbiote", None, public, {})
+    hand: list[str] = hands[seat]
     mine = sets[seat]
     private = {
-        "hand": sorted(hands[seat], key=_ORDER),
+        "hand": sorted(hand, key=_ORDER),
         "drawn": state["drawn"] if seat == state["seat"] else None,
         "sets": list(map(list, mine)) if mine else [],
     }
