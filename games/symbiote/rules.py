@@ -26,8 +26,6 @@ State (JSON only; lists of cards are multisets, the top of a pile is its last el
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import filterfalse
-from operator import attrgetter
 from typing import Any
 
 from pbem.game import Event, Resolution
@@ -320,6 +318,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     hands[after] = hands[after][:]
     s["sets"] = state["sets"][:]
     events: list[Event] = []
+    texts: list[str] = []  # the public events' texts, kept as they are appended (for "last")
     action = order.get("action")
     if action is not None and s["phase"] == "play":
         raise ValueError("take/draw in the play step")
@@ -333,23 +332,28 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         if said is None:
             said = _said(key, f"{who(seat)} takes {card} from the discard pile.")
         events.append(said)
+        texts.append(said.text)
     elif action == "draw":
         if not deck:
             raise ValueError("draw from an empty draw pile")
         card = deck.pop()
         hand.append(card)
-        events.append(_DRAWS_ONE[seat] if seat < 4 else Event(f"{who(seat)} draws a card."))
+        said = _DRAWS_ONE[seat] if seat < 4 else Event(f"{who(seat)} draws a card.")
+        events.append(said)
         events.append(_you_drew(seat, [card]))
+        texts.append(said.text)
         if order.get("wait"):
             s["phase"] = "play"
             s["drawn"] = card
-            s["last"] = [events[0].text]
+            s["last"] = texts
             return Resolution(s, tuple(events))
     elif s["phase"] == "act" and (deck or pile):
         raise ValueError("missing take/draw")
     plays = order.get("plays")
     if plays:
+        start = len(events)
         play_sets(s, seat, plays, events)
+        texts += [e.text for e in events[start:] if e.to is None]
     card = order.get("discard")
     if card is not None:
         try:
@@ -381,15 +385,19 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
                 else:
                     said = _said(key, f"{who(seat)} discards {card} on {below}.")
         events.append(said)
+        texts.append(said.text)
         if target is not None:
             s["host"] = target
             s["parasite"] = rank == 10
             moved = _MOVES.get((card, target))
-            events.append(moved if moved is not None else _moved(card, target))
+            if moved is None:
+                moved = _moved(card, target)
+            events.append(moved)
+            texts.append(moved.text)
     elif hand:
-        events.append(
-            _KEEPS[seat] if seat < 4 else Event(f"{who(seat)} keeps the card taken and discards nothing.")
-        )
+        said = _KEEPS[seat] if seat < 4 else Event(f"{who(seat)} keeps the card taken and discards nothing.")
+        events.append(said)
+        texts.append(said.text)
     # next_turn(s, rng, events), written out
     s["seat"] = after
     s["phase"] = "act"
@@ -398,7 +406,9 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     host = s["host"]
     nxt = hands[after]
     if not deck or (host == after and s["parasite"] and len(nxt) > 2):
+        start = len(events)
         start_turn(s, rng, events)  # the end, or the parasite's random discards
+        texts += [e.text for e in events[start:] if e.to is None]
     else:
         target = 3 if host != after else 5 if not s["parasite"] else 2
         missing = target - len(nxt)
@@ -413,14 +423,12 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
                 said = Event(f"{who(after)} draws {count} card{'' if count == 1 else 's'} (up to {target}).")
             events.append(said)
             events.append(_you_drew(after, drawn))
+            texts.append(said.text)
         if not deck:
             events.append(_PILE_EMPTY)
-    s["last"] = list(map(_TEXT, filterfalse(_TO, events)))  # the public ones: `to` is (seat,) or None
+            texts.append(_PILE_EMPTY.text)
+    s["last"] = texts
     return Resolution(s, tuple(events))
-
-
-_TEXT = attrgetter("text")
-_TO = attrgetter("to")
 
 
 def play_sets(state: State, seat: int, plays: Any, events: list[Event]) -> None:
