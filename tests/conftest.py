@@ -1,4 +1,11 @@
-"""Shared by every test: no test reads or writes the home folder of the person running it."""
+"""Shared by every test: no test reads or writes the home folder of the person running it, and
+hypothesis tries the same examples on every run unless asked to explore.
+
+A plain ``python -m pytest`` (the README's command, what CI runs) is derandomized: what passes
+here passes on a fresh machine, and a failure is found again by the next run.  Setting
+``PBEM_FUZZ_EXAMPLES`` (more examples) or ``PBEM_HYPOTHESIS=explore`` draws new examples each run
+(the way to hunt for bugs; hypothesis keeps what it finds in ``.hypothesis/``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,13 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(
+    os.environ.get("PBEM_HYPOTHESIS") or ("explore" if os.environ.get("PBEM_FUZZ_EXAMPLES") else "repeatable")
+)
 
 
 @pytest.fixture(autouse=True, scope="session")
