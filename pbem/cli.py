@@ -200,7 +200,7 @@ def _option_pairs(options: tuple[str, ...]) -> dict[str, str]:
 
 def _note_old_option_names(game_name: str, opts: dict[str, str]) -> None:
     """Say on stderr which ``--option`` names used an old snake_case spelling (still read)."""
-    from pbem.engine import option_name
+    from pbem.options import option_name
     from pbem.errors import UsageError
     from pbem.registry import get_game
 

@@ -38,11 +38,10 @@ from pbem.errors import (
     OrdersRejected,
     PbemError,
     ReplayError,
-    RollbackError,
     SignatureError,
     UsageError,
 )
-from pbem.folder import atomic_write, create_file, default_home, read_record, write_folder, write_record
+from pbem.folder import atomic_write, create_file, default_home, write_folder
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
 from pbem.inputs import read_bytes as read_input
 from pbem.inputs import shorten
@@ -58,11 +57,14 @@ from pbem.integrity import (
     store_history,
 )
 from pbem.keys import Identity, PublicCard, check_player_name
+from pbem.options import option_name as option_name  # re-exported: older callers
+from pbem.options import parse_options as parse_options
 from pbem.registry import get_game
 from pbem.replay import current_seed
 from pbem.replay import verify_replay as verify_replay  # re-exported: pbem verify, tests
 from pbem.rng import Rng, commitment
 from pbem.save import Save, Secret, encode_save, open_secret, read_save, seal_secret
+from pbem.seen import SeenRecord as SeenRecord
 
 if TYPE_CHECKING:  # pbem.orders is imported where orders are read: `pbem status` starts without it
     from pbem.orders import SignedOrders
@@ -76,53 +78,6 @@ ATTEMPTS = 3
 """Times a command is run again when another writer saved the game while it worked."""
 Entropy = Callable[[int], bytes]
 T = TypeVar("T")
-
-
-def option_name(game: Game, name: str) -> str:
-    """The variant ``name`` means: itself, or for an old snake_case spelling (``max_rounds``)
-    the kebab-case variant (``max-rounds``) when the game has one; else ``name`` unchanged."""
-    known = {v.name for v in game.info.variants}
-    kebab = name.replace("_", "-")
-    return kebab if name not in known and kebab in known else name
-
-
-def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Check and convert ``--option name=value`` pairs against the game's variants (an old
-    snake_case name is read as its kebab-case variant, see :func:`option_name`).
-
-    Raises UsageError naming the unknown option or bad value and listing what is allowed.
-    """
-    variants = {v.name: v for v in game.info.variants}
-    options: dict[str, Any] = {v.name: v.default for v in game.info.variants}
-    seen: dict[str, str] = {}
-    for raw_name, value in raw.items():
-        name = option_name(game, raw_name)
-        if name in seen:
-            raise UsageError(f"option {name} is given twice (as {seen[name]} and {raw_name})")
-        seen[name] = raw_name
-        if name not in variants:
-            known = ", ".join(variants) or "none"
-            raise UsageError(f"{game.info.name} has no option {shorten(name)!r}; options: {known}")
-        variant = variants[name]
-        text = str(value).strip().lower()
-        if isinstance(variant.default, bool):
-            if text not in {"true", "false", "yes", "no", "on", "off", "1", "0"}:
-                raise UsageError(f"option {name} takes true or false, got {value!r}")
-            options[name] = text in {"true", "yes", "on", "1"}
-        elif isinstance(variant.default, int):
-            if not re.fullmatch(r"-?[0-9]{1,9}", text, flags=re.ASCII):
-                raise UsageError(
-                    f"option {name} takes a whole number, got {shorten(str(value))!r} (at most 9 digits)"
-                )
-            options[name] = int(text)
-        else:
-            options[name] = str(value).strip()
-        if variant.choices and options[name] not in variant.choices:
-            raise UsageError(
-                f"option {name} takes one of {', '.join(map(str, variant.choices))}, "
-                f"got {shorten(str(value))!r}"
-            )
-    return options
 
 
 @dataclass(frozen=True)
@@ -198,43 +153,6 @@ def saved_call(save: Save, step: Callable[..., T], *args: Any) -> T:
             f"position ({type(exc).__name__}: {shorten(str(exc), 80)})",
             "restore the save from the game's history/ folder or your backup",
         ) from None
-
-
-class SeenRecord:
-    """The moderator's local memory of the newest save of each game (rollback detection).
-
-    One small file per game (``seen/<game id>.json``), so that moderators working on
-    different games never rewrite each other's records.
-    """
-
-    def __init__(self, home: Path) -> None:
-        self.folder = home / "seen"
-
-    def _path(self, game_id: str) -> Path:
-        if not game_id.isalnum():
-            raise RollbackError(f"game id {game_id!r} is not a pbem game id")
-        return self.folder / f"{game_id}.json"
-
-    def check(self, save: Save) -> None:
-        """Raise RollbackError if a newer save of this game was seen, or another at this revision."""
-        seen = read_record(self._path(save.game_id))
-        if not seen:
-            return
-        if save.revision < seen["revision"]:
-            raise RollbackError(
-                f"{save.source} is revision {save.revision} (turn {save.turn}) but revision "
-                f"{seen['revision']} of game {save.game_id} was already seen: an old save was put back",
-                "restore the newest save from history/, or use pbem rollback to go back on purpose",
-            )
-        if save.revision == seen["revision"] and save.digest != seen["digest"]:
-            raise RollbackError(
-                f"{save.source} differs from the revision {save.revision} seen before: a forked save"
-            )
-
-    def record(self, save: Save) -> None:
-        write_record(
-            self._path(save.game_id), {"revision": save.revision, "digest": save.digest}, durable=False
-        )
 
 
 class GameFolder:
