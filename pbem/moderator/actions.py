@@ -167,7 +167,7 @@ class GameAdmin:
 
     def preview(self) -> list[str]:
         """What advancing now would do, stand-ins included, without writing anything."""
-        from pbem.moderator.core import stand_in_orders
+        from pbem.moderator.plan import stand_in_orders
         from pbem.moderator.standin import descriptions
         from pbem.wording import event_lines, name_seats
 
