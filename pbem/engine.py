@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -153,6 +154,22 @@ def saved_call(save: Save, step: Callable[..., T], *args: Any) -> T:
             f"position ({type(exc).__name__}: {shorten(str(exc), 80)})",
             "restore the save from the game's history/ folder or your backup",
         ) from None
+
+
+def _whole(path: Path) -> bool:
+    """Whether ``path`` is a regular file whose last byte is the newline every published file
+    ends with (one small read at its end; never follows a link out of the folder's checks)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        return stat.S_ISREG(st.st_mode) and st.st_size > 0 and os.pread(fd, 1, st.st_size - 1) == b"\n"
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 class GameFolder:
@@ -714,8 +731,11 @@ class GameFolder:
         return [folder / name for name in names]
 
     def missing_files(self, save: Save) -> list[Path]:
-        """The files of :meth:`turn_files` that are not there (a writer stopped mid-publish)."""
-        return [path for path in self.turn_files(save) if not path.is_file()]
+        """The files of :meth:`turn_files` that are not there whole: absent (a writer stopped
+        mid-publish), or cut short as a power cut can leave a file written without fsync
+        (empty, or ending in zeros where its data never reached the disk; every file pbem
+        publishes ends with a newline).  Such files are written again by :meth:`republish`."""
+        return [path for path in self.turn_files(save) if not _whole(path)]
 
     def republish(self, moderator: Identity) -> list[Path]:
         """Write the current turn's reports again, reading the save under the game's lock."""

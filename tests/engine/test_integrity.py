@@ -422,3 +422,32 @@ def test_moderator_rollback_takes_undone_reports_out_of_players_folders(
     report = parse_report(path.read_text(), str(path), keys["alice"], keys["moderator"].public())
     assert report.data["revision"] == revision
     assert os.path.exists(game / LOCK_NAME)
+
+
+@pytest.mark.parametrize("damage", ["empty", "zeros", "cut"])
+def test_a_report_a_power_cut_left_short_counts_as_missing_and_is_written_again(
+    tmp_path: Path, keys: dict[str, Identity], mod_key: str, damage: str
+) -> None:
+    # Reports are written without fsync (they follow from the durable save): after a power
+    # cut one can be there by name but empty, or end in zeros where its data never reached
+    # the disk.  Present by name is not enough.
+    folder = jovian(tmp_path, keys)
+    moderator = keys["moderator"]
+    game = get_game("jovian-syzygy")
+    loaded = folder.load(moderator)
+    fill = {s: game.default_orders(loaded.view(s)) for s in range(len(PLAYERS))}
+    folder.advance(moderator, now=NOW + timedelta(hours=1), fill=fill)
+    save = folder.read()
+    assert folder.missing_files(save) == []
+    report = folder.reports_dir(save.turn) / f"{PLAYERS[1]}.txt"
+    whole = report.read_bytes()
+    cut = {"empty": b"", "zeros": whole[:-100] + bytes(100), "cut": whole[: len(whole) // 2]}[damage]
+    report.write_bytes(cut)
+    assert [p.name for p in folder.missing_files(save)] == [report.name]
+    status = cli("status", str(folder.path))
+    assert status.exit_code == 0 and report.name in status.output and "pbem publish" in status.output
+    assert cli("publish", str(folder.path), "--key", mod_key).exit_code == 0
+    assert folder.missing_files(save) == []
+    again = report.read_bytes()  # the same report (its sealed part is encrypted anew)
+    sealed = b"-----BEGIN AGE ENCRYPTED FILE-----"
+    assert again.split(sealed)[0] == whole.split(sealed)[0] and again.endswith(b"-----\n")
