@@ -200,8 +200,8 @@ def _option_pairs(options: tuple[str, ...]) -> dict[str, str]:
 
 def _note_old_option_names(game_name: str, opts: dict[str, str]) -> None:
     """Say on stderr which ``--option`` names used an old snake_case spelling (still read)."""
-    from pbem.options import option_name
     from pbem.errors import UsageError
+    from pbem.options import option_name
     from pbem.registry import get_game
 
     try:
@@ -497,10 +497,12 @@ def _moderator_lines(folder: Path, game: str) -> list[str]:
 def _press_rules(folder: Path, save: Any) -> Any:
     """The game's press rules as JSON (checked against its moderator's key), or None when it
     has none."""
-    from pbem.press.rules import load_rules, rules_path
+    from pbem.press import PRESS_DIR, RULES_NAME
 
-    if not rules_path(folder).exists():
-        return None
+    if not (folder / PRESS_DIR / RULES_NAME).exists():
+        return None  # (without loading the press code: most games have no press)
+    from pbem.press.rules import load_rules
+
     return load_rules(folder, save.game_id, save.moderator).to_json()
 
 

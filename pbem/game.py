@@ -64,7 +64,7 @@ class GameInfo:
     (:mod:`pbem.padding`; ``tests/test_sizes.py`` checks that real games fit)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)  # its own __init__ below
 class Event:
     """Something that happened while resolving, for the turn report.
 
@@ -91,7 +91,7 @@ class Event:
         return cls(text=data["text"], to=None if to is None else tuple(to))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)  # its own __init__ below
 class View:
     """What one seat (or the public, seat None) may see of a state.
 
@@ -123,7 +123,7 @@ class Outcome:
     summary: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)  # its own __init__ below
 class Resolution:
     """The result of :meth:`Game.resolve`: the next state and what to report."""
 
@@ -137,7 +137,7 @@ class Resolution:
         fields["events"] = events
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)  # its own __init__ below
 class OrderLine:
     """One order as the player wrote it: its line number in the file and its text.
 

@@ -11,3 +11,9 @@ so).
 - :mod:`pbem.press.read`: the recipient's side (``pbem press read``);
 - :mod:`pbem.press.listing`: what reports and the archive say about press.
 """
+
+PRESS_DIR = "press"
+"""A game's press folder (inside the game folder)."""
+RULES_NAME = "rules.json"
+"""The signed press rules in it; a game without this file has no press.  Both names live
+here so that ``pbem status`` can tell a game without press without loading the press code."""

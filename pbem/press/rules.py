@@ -24,11 +24,10 @@ from typing import Any
 from pbem import canonical
 from pbem.errors import FormatError, RejectedError, SignatureError, UsageError
 from pbem.keys import Identity, PublicCard
+from pbem.press import PRESS_DIR, RULES_NAME
 
 RULES_DOMAIN = "pbem-press-rules/v1"
 RULES_FORMAT = "pbem-press-rules/v1"
-PRESS_DIR = "press"
-RULES_NAME = "rules.json"
 MODES = ("none", "public", "full")
 """Press modes from narrowest to widest: no press, messages to everyone only, any messages."""
 ALL = "all"
