@@ -19,12 +19,12 @@ ratios stay meaningful on a noisy machine:
    nothing changed;
 7. issue 13's table: each row, its target and what this run measured.
 
-Last run quoted in README's Measured section (2026-11-23, 2-core machine, the test suite
-running beside it): a turn as the moderator plays it (one save) 2.5x its crypto floor on
-tmpfs and 4.9x on disk (submit then advance: 2.7x / 5.3x); engine-only Symbiote 911 random
-(1,045-1,120 in quieter runs), Jovian Syzygy 69 random / 143 greedy; start-up 1.95x for
-status, 2.04x for read; moderator on disk, 200 games, 57 games/s (one worker) to 90
-(eight; 104-107 in quieter runs); idle pass 0.016 s for 200 games.
+Last run quoted in README's Measured section (2026-11-23, 2-core machine, its quietest run
+of the day): a turn as the moderator plays it (one save) 2.22x its crypto floor on tmpfs and
+3.75x on disk (submit then advance: 2.35x / 4.5x); engine-only Symbiote 1,013 random / 805
+greedy, Jovian Syzygy 117 random / 159 greedy; start-up 1.86x for status, 1.96x for read
+(the next run); moderator on disk, 1,000 games, 88 games/s (one worker) to 114 (two); idle
+pass 0.11 s for 1,000 games.  Loaded runs the same day gave 30-40% less for Python code.
 Where the time goes is in README and docs/scaling.md.  On this machine a run varies by 15%
 or more: compare ratios within one run, not numbers across runs.
 """
