@@ -360,40 +360,9 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             hand.remove(card)
         except ValueError:
             raise ValueError(f"discard {card} not in hand") from None
-        # discard_card(s, seat, card, events), written out
-        below = pile[-1] if pile else None
-        rank = RANK[card]
-        if (below is not None and (rank == RANK[below] or SUIT[card] == SUIT[below])) or (
-            rank == 10 and s["opt"]["tens-always-move"]
-        ):
-            target: int | None = (s["host"] + STEPS[card]) % n
-        else:
-            target = None
-        key = ("discards", seat, card, below, target is None)
-        said = _SAID.get(key)
-        if rank == 10:
-            s["aside"] = [*s["aside"], card]
-            if said is None:
-                said = _said(key, f"{who(seat)} discards {card}, a parasite: it is set aside out of play.")
-        else:
-            pile.append(card)
-            if said is None:
-                if below is None:
-                    said = _said(key, f"{who(seat)} discards {card} onto the empty discard pile.")
-                elif target is not None:
-                    said = _said(key, f"{who(seat)} discards {card} on {below}: Sym-biote!")
-                else:
-                    said = _said(key, f"{who(seat)} discards {card} on {below}.")
-        events.append(said)
-        texts.append(said.text)
-        if target is not None:
-            s["host"] = target
-            s["parasite"] = rank == 10
-            moved = _MOVES.get((card, target))
-            if moved is None:
-                moved = _moved(card, target)
-            events.append(moved)
-            texts.append(moved.text)
+        start = len(events)
+        discard_card(s, seat, card, events)  # its events are public
+        texts += [e.text for e in events[start:]]
     elif hand:
         said = _KEEPS[seat] if seat < 4 else Event(f"{who(seat)} keeps the card taken and discards nothing.")
         events.append(said)
