@@ -44,6 +44,11 @@ from dataclasses import dataclass
 from pbem.errors import FormatError, KeyFileError, SignatureError
 from pbem.game import OrderLine
 from pbem.keys import ORDERS_DOMAIN, Identity, PublicCard, check_name, encrypt
+from pbem.mailtext import AGE_BEGIN as AGE_BEGIN  # re-exported: the markers' old home
+from pbem.mailtext import AGE_END as AGE_END
+from pbem.mailtext import BOM as _BOM
+from pbem.mailtext import lines as _lines
+from pbem.mailtext import unquoted as _unquoted
 from pbem.padding import ORDERS_SIZE, padded_size
 from pbem.transit import (
     AGE_WIDTH,
@@ -61,8 +66,6 @@ from pbem.transit import (
 BEGIN = "-----BEGIN PBEM ORDERS-----"
 SIGNATURE = "-----BEGIN PBEM SIGNATURE-----"
 END = "-----END PBEM ORDERS-----"
-AGE_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
-AGE_END = "-----END AGE ENCRYPTED FILE-----"
 
 HEADERS = ("Game", "Turn", "Player", "Seq")
 
@@ -82,13 +85,11 @@ MAX_SEALED = 8
 MAX_DIGITS = 9
 """Digits of a Turn or Seq number."""
 
-_QUOTE_RE = re.compile(r"^(?:[ \t]*>)+[ \t]?")
 _HEADER_RE = re.compile(r"^(Game|Turn|Player|Seq)\s*:\s*(.*)$", re.IGNORECASE)
 _GAME_ID_RE = re.compile(r"[0-9A-F]{16}")
 _ARMOUR_CHARS = re.compile(r"[A-Za-z0-9+/=]*")
 """The characters of age's armour lines (as :mod:`pbem.transit` checks them)."""
 _NEEDS_ESCAPE = ("-", ">", "From ")
-_BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -166,16 +167,6 @@ def check_size(text: str, source: str) -> None:
             f"{source}: {len(text):,} characters; an order file or mail holds at most {MAX_TEXT:,}",
             "send only your order file (pbem sign writes a few hundred characters)",
         )
-
-
-def _lines(text: str) -> list[str]:
-    """Lines of ``text`` (any line ends), without a leading byte-order mark."""
-    return text.removeprefix(_BOM).replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
-def _unquoted(text: str) -> list[str]:
-    """Lines of ``text`` with mail quoting removed and no-break spaces read as spaces."""
-    return [_QUOTE_RE.sub("", raw) for raw in _lines(text.replace("\u00a0", " "))]
 
 
 def _header_value(name: str, value: str, where: str) -> str | int:

@@ -24,20 +24,8 @@ from pbem.errors import (
 from pbem.folder import atomic_write, default_home, read_record, write_record
 from pbem.game import OrderErrors, OrderLine
 from pbem.keys import Identity, PublicCard, key_id_of
-from pbem.orders import (
-    AGE_BEGIN,
-    AGE_END,
-    BEGIN,
-    OrderHeader,
-    _unquoted,
-    check_size,
-    fit_width,
-    parse,
-    parse_draft,
-    seal,
-    sign,
-    signature_failure,
-)
+from pbem.mailtext import AGE_BEGIN, AGE_END
+from pbem.mailtext import unquoted as _unquoted
 from pbem.registry import get_game
 from pbem.report_shape import game_call
 from pbem.reports import DATA_BEGIN, Report, parse_report
@@ -46,6 +34,7 @@ from pbem.wording import form_lines
 
 if TYPE_CHECKING:
     from pbem.engine import Loaded
+    from pbem.orders import OrderHeader
 
 
 class KnownModerators:
@@ -239,6 +228,8 @@ _INTRO = "Your private part is below"
 def form_header(report: Report, home: Path | None = None) -> OrderHeader:
     """The header a player's next order file for this report needs: a ``Seq`` above both the
     last one the moderator accepted (in the report) and the last one this player signed here."""
+    from pbem.orders import OrderHeader
+
     data = report.data
     signed = SignedSeqs(home or default_home()).last(data["game_id"], data["player"])
     seq = max(int(data["seq"] or 0), signed) + 1
@@ -305,6 +296,8 @@ def _report_for(
 def _order_lines(text: str, source: str, identity: Identity) -> tuple[OrderHeader, tuple[OrderLine, ...]]:
     """The header and order lines of a form or of a clear signed block (checked against the
     player's own key).  Raises FormatError for a sealed file, SignatureError, FormatError."""
+    from pbem.orders import BEGIN, check_size, parse, parse_draft, signature_failure
+
     check_size(text, source)
     lines = [line.strip() for line in _unquoted(text)]
     if BEGIN in lines:
@@ -394,6 +387,8 @@ def sign_form(
     form of another player or turn), FormatError, UsageError (no report known, or nothing to
     seal to).
     """
+    from pbem.orders import OrderHeader, fit_width, parse_draft, seal, sign
+
     draft = parse_draft(text, source)
     if draft.header.player.lower() != identity.name.lower():
         raise ForeignError(

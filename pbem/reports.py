@@ -23,7 +23,7 @@ from pbem import canonical
 from pbem.errors import FormatError, SignatureError
 from pbem.game import Event, Game, View
 from pbem.keys import REPORT_DOMAIN, Identity, PublicCard, encrypt
-from pbem.orders import AGE_BEGIN, AGE_END
+from pbem.mailtext import AGE_BEGIN, AGE_END
 from pbem.report_shape import check_report_data
 from pbem.wording import WIDTH, for_people, wrap_text
 from pbem.wording import name_seats as name_seats  # re-exported for older callers
@@ -364,7 +364,7 @@ class Report:
 
     def readable(self) -> str:
         """The report with the encrypted block replaced by its plaintext (mail quoting removed)."""
-        from pbem.orders import _unquoted
+        from pbem.mailtext import unquoted as _unquoted
 
         lines = _unquoted(self.text)
         if self.private_text is None:
@@ -391,7 +391,7 @@ def parse_report(
     Raises FormatError (not a report, damaged) or SignatureError (edited, or signed by
     another moderator than ``moderator`` when given).
     """
-    from pbem.orders import _unquoted
+    from pbem.mailtext import unquoted as _unquoted
 
     lines = [line.strip() for line in _unquoted(text)]
     start, stop = _between(lines, DATA_BEGIN, DATA_END, source)

@@ -50,3 +50,14 @@ def test_a_player_command_does_not_import_the_moderator() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_reading_a_report_does_not_load_the_order_file_code() -> None:
+    # pbem read's start-up (issue 13): the report reader needs the mail-text helpers only.
+    code = (
+        "import sys\n"
+        "import pbem.player, pbem.reports\n"
+        "print(sorted(m for m in sys.modules if m in ('pbem.orders', 'pbem.transit')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
