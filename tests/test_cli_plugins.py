@@ -1,5 +1,6 @@
-"""The commands that live in other modules (the moderator's, press) load only when asked for
-(start-up, issue 13), and the list in ``PbemGroup.PLUGINS`` says exactly what each adds."""
+"""Start-up (issue 13): the commands that live in other modules (the moderator's, press) load
+only when asked for, ``PbemGroup.PLUGINS`` says exactly what each adds, and reading a report
+loads no order-file code."""
 
 from __future__ import annotations
 
