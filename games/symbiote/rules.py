@@ -252,36 +252,43 @@ def start_turn(state: State, rng: Rng, events: list[Event]) -> None:
         return
     seat = state["seat"]
     hand = state["hands"][seat]
-    if state["host"] != seat:
-        target = 3
-    elif not state["parasite"]:
-        target = 5
-    else:
-        target = 2
-        if len(hand) > 2:
-            events.append(
-                Event(f"{who(seat)} hosts the parasite: cards are discarded at random down to two.")
-            )
-            stop = state["opt"]["parasite-discards-stop"]
-            while len(hand) > 2:
-                if stop and not (state["host"] == seat and state["parasite"]):
-                    events.append(Event(f"The parasite has left {who(seat)}: the random discards stop."))
-                    break
-                discard_card(state, seat, hand.pop(rng.randbelow(len(hand))), events, "is made to discard")
-    missing = target - len(hand)
-    if missing > 0:
-        drawn = deck[-missing:]
-        del deck[-missing:]
-        drawn.reverse()
-        hand += drawn
-        count = len(drawn)
-        said = _DRAWS_UP.get((seat, count, target))
-        if said is None:
-            said = Event(f"{who(seat)} draws {count} card{'' if count == 1 else 's'} (up to {target}).")
-        events.append(said)
-        events.append(_you_drew(seat, drawn))
+    target = hand_target(state["host"] == seat, state["parasite"])
+    if target == 2 and len(hand) > 2:
+        events.append(Event(f"{who(seat)} hosts the parasite: cards are discarded at random down to two."))
+        stop = state["opt"]["parasite-discards-stop"]
+        while len(hand) > 2:
+            if stop and not (state["host"] == seat and state["parasite"]):
+                events.append(Event(f"The parasite has left {who(seat)}: the random discards stop."))
+                break
+            discard_card(state, seat, hand.pop(rng.randbelow(len(hand))), events, "is made to discard")
+    draw_up(deck, hand, seat, target, events)
     if not deck:
         events.append(_PILE_EMPTY)
+
+
+def hand_target(hosts: bool, parasite: bool) -> int:
+    """The hand size a seat draws up to: 3, or 5 hosting the symbiote, 2 hosting the parasite."""
+    return 3 if not hosts else 2 if parasite else 5
+
+
+def draw_up(deck: list[str], hand: list[str], seat: int, target: int, events: list[Event]) -> Event | None:
+    """Draw ``seat``'s hand up to ``target`` from the top of the draw pile, as far as it
+    lasts, and tell it (everyone the count, the seat its cards); the public event, or None
+    when nothing was drawn."""
+    missing = target - len(hand)
+    if missing <= 0:
+        return None
+    drawn = deck[-missing:]
+    del deck[-missing:]
+    drawn.reverse()
+    hand += drawn
+    count = len(drawn)
+    said = _DRAWS_UP.get((seat, count, target))
+    if said is None:
+        said = Event(f"{who(seat)} draws {count} card{'' if count == 1 else 's'} (up to {target}).")
+    events.append(said)
+    events.append(_you_drew(seat, drawn))
+    return said
 
 
 def next_turn(state: State, rng: Rng, events: list[Event]) -> None:
@@ -379,19 +386,8 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         start_turn(s, rng, events)  # the end, or the parasite's random discards
         texts += [e.text for e in events[start:] if e.to is None]
     else:
-        target = 3 if host != after else 5 if not s["parasite"] else 2
-        missing = target - len(nxt)
-        if missing > 0:
-            drawn = deck[-missing:]
-            del deck[-missing:]
-            drawn.reverse()
-            nxt += drawn
-            count = len(drawn)
-            said = _DRAWS_UP.get((after, count, target))
-            if said is None:
-                said = Event(f"{who(after)} draws {count} card{'' if count == 1 else 's'} (up to {target}).")
-            events.append(said)
-            events.append(_you_drew(after, drawn))
+        said = draw_up(deck, nxt, after, hand_target(host == after, s["parasite"]), events)
+        if said is not None:
             texts.append(said.text)
         if not deck:
             events.append(_PILE_EMPTY)
