@@ -183,6 +183,9 @@ class Moderator(Advancing):
         self.real_ns = real_ns
         self._on_disk = Record()
         """The record of the game being handled as its file holds it (see :meth:`_save`)."""
+        self._removing: list[str] = []
+        """Keys of the inbox files the game being handled answered this pass, removed only
+        after the barrier that makes their answers durable (kept in the record's ``handled``)."""
         arm_engine_writes()
 
     # ---- the pass ----------------------------------------------------------------------------
@@ -289,7 +292,7 @@ class Moderator(Advancing):
 
     def _process_grouped(self, folder: GameFolder, now: int) -> GameResult:
         game_dir = folder.path
-        self._removing: list[str] = []
+        self._removing = []
         sweep_tree(game_dir, skip=(INBOX_DIR,))
         save = folder.read(self.card)
         config = GameConfig.load(game_dir, self.config, get_game(save.game).bots)
