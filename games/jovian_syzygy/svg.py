@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from html import escape  # not xml.sax.saxutils: it imports urllib.request, http and email (start-up)
 from typing import Any
-from xml.sax.saxutils import escape
 
 from . import board
 from .rules import best_line_at, player
@@ -102,7 +102,7 @@ def _text(
 ) -> str:
     return (
         f'<text x="{_f(x)}" y="{_f(y)}" font-size="{size}" fill="{fill}" text-anchor="{anchor}" '
-        f'dominant-baseline="central" font-family="sans-serif"{extra}>{escape(body)}</text>'
+        f'dominant-baseline="central" font-family="sans-serif"{extra}>{escape(body, quote=False)}</text>'
     )
 
 
