@@ -8,12 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.game import Bot, GameInfo, Outcome, State, Variant, View
+from pbem.game import Bot, GameInfo, State, Variant, View
+from pbem.lazy import lazy
 from pbem.padding import Padding
 from pbem.rng import Rng
-
-from . import bots, orders, rules, svg, view
-from . import charts as archive
 
 _BEFORE_ISSUE_12 = {"solo", "max-rounds", "ride", "max-extra-moves", "setup-check"}
 """The options every game had before corners and turns existed: ``pbem new`` saves every
@@ -88,9 +86,12 @@ class JovianSyzygy:
     """The plug-in object: pure functions over the JSON state in :mod:`.rules`."""
 
     info = INFO
-    bots: Mapping[str, Bot] = bots.BOTS
-    charts, order_lines = archive.charts, archive.order_lines  # pbem archive's hooks (pbem.game.Archived)
-    chart_colours = archive.chart_colours
+    # Bots, orders, rules and views load on first use (pbem.lazy): `pbem status` draws the
+    # board and needs none of the bots' search (start-up, issue 13).
+    bots: Mapping[str, Bot] = lazy(".bots:BOTS")
+    charts = lazy(".charts:charts")  # pbem archive's hooks (pbem.game.Archived)
+    order_lines = lazy(".charts:order_lines")
+    chart_colours = lazy(".charts:chart_colours")
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         """Initial state; raises ValueError for a bad player count or option."""
@@ -107,38 +108,49 @@ class JovianSyzygy:
         for name in ("max-rounds", "max-extra-moves"):
             if not isinstance(opts[name], int) or isinstance(opts[name], bool) or opts[name] < 0:
                 raise ValueError(f"option {name} must be a whole number, 0 or more")
+        from . import rules
+
         return rules.setup(players, opts, rng)
 
-    def to_act(self, state: State) -> tuple[int, ...]:
-        """At setup the seats choosing a corner; then every seat, one plan per round (resolved
-        in the round's turn order), or with ``turns=sequential`` the seat whose turn it is."""
-        return rules.asked(state)
+    to_act = lazy(".rules:asked", static=True)
+    """At setup the seats choosing a corner; then every seat, one plan per round (resolved
+    in the round's turn order), or with ``turns=sequential`` the seat whose turn it is
+    (rules.asked)."""
 
-    # The view and the rules themselves (no method in between: called for every seat and step).
-    observe = staticmethod(view.observe)
+    # The view and the rules themselves (no method in between: called for every seat and step),
+    # each put in the class on first use (pbem.lazy).
+    observe = lazy(".view:observe", static=True)
 
     def order_form(self, v: View) -> list[str]:
+        from . import bots
+
         return bots.order_form(v)
 
-    validate = staticmethod(orders.validate)  # a corner's orders at setup, else a plan
+    validate = lazy(".orders:validate", static=True)  # a corner's orders at setup, else a plan
 
     def default_orders(self, v: View) -> list[str]:
+        from . import bots
+
         return bots.default_orders(v)
 
-    resolve = staticmethod(rules.resolve)
-
-    def outcome(self, state: State) -> Outcome | None:
-        return rules.summarise(state)
+    resolve = lazy(".rules:resolve", static=True)
+    outcome = lazy(".rules:summarise", static=True)
 
     def describe(self, v: View) -> tuple[str, str]:
+        from . import view
+
         return view.describe(v)
 
     def describe_private(self, v: View) -> str:
         """The private text alone (the public text depends on v.public only), so the
         engine renders the public part once a turn (pbem.game.DescribedOnce)."""
+        from . import view
+
         return view.describe_private(v)
 
     def pictures(self, v: View) -> dict[str, str]:
+        from . import svg
+
         return {"board.svg": svg.board_svg(v.public)}
 
 

@@ -10,12 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.game import Bot, GameInfo, Outcome, State, Variant, View
+from pbem.lazy import lazy
 from pbem.padding import Padding
 from pbem.rng import Rng
-
-from . import bots, forms, orders, report, rules, view
-from . import charts as archive
-from .rules import who
 
 INFO = GameInfo(
     name="symbiote",
@@ -65,11 +62,16 @@ class Symbiote:
     """The Symbiote rules behind the pbem plug-in API (see pbem.game.Game)."""
 
     info = INFO
-    bots: Mapping[str, Bot] = bots.BOTS
-    charts, order_lines = archive.charts, archive.order_lines  # pbem archive's hooks (pbem.game.Archived)
+    # The rules, orders, bots and reports load on first use (pbem.lazy): `pbem status` needs
+    # none of them (start-up, issue 13).
+    bots: Mapping[str, Bot] = lazy(".bots:BOTS")
+    charts = lazy(".charts:charts")  # pbem archive's hooks (pbem.game.Archived)
+    order_lines = lazy(".charts:order_lines")
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         """Deal a new game.  Raises ValueError for a bad player count or option."""
+        from . import rules
+
         return rules.setup(players, options, rng)
 
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -77,28 +79,35 @@ class Symbiote:
         return () if state["phase"] == "over" else (state["seat"],)
 
     # observe, validate and resolve are the module functions themselves, not methods that call
-    # them: the engine calls them at every step (issue 13), and a frame less each counts.
-    observe = staticmethod(view.observe)
+    # them: the engine calls them at every step (issue 13), and a frame less each counts.  Each
+    # is put in the class on first use (pbem.lazy), so later calls go straight to it.
+    observe = lazy(".view:observe", static=True)
     """The allow-list view of ``state`` for ``seat`` (view.observe)."""
 
     def order_form(self, view: View) -> list[str]:
         """The commented blank order form for the seat."""
+        from . import forms
+
         return forms.order_form(view)
 
-    validate = staticmethod(orders.validate)
+    validate = lazy(".orders:validate", static=True)
     """Check an order file; raises OrderErrors listing every bad line (orders.validate)."""
 
     def default_orders(self, view: View) -> list[str]:
         """Civil disorder: draw, play nothing, make a quiet discard."""
+        from . import forms
+
         return forms.default_orders(view)
 
     def mid_turn(self, view: View) -> bool:
         """True when ``view.seat`` is asked again to finish a go it began (after ``draw``
         alone): the moderator's stand-in then plays the rest at once (optional hook)."""
+        from . import orders
+
         sit = orders.situation(view)
         return sit.my_turn and sit.phase == "play"
 
-    resolve = staticmethod(rules.resolve)
+    resolve = lazy(".rules:resolve", static=True)
     """Apply the acting seat's validated step; pure (rules.resolve)."""
 
     def redraw(self, state: State, rng: Rng) -> State:
@@ -112,6 +121,8 @@ class Symbiote:
         """Scores and winners once the draw pile ran out at the start of a turn."""
         if state["phase"] != "over":
             return None
+        from .rules import who
+
         scores = tuple(state["scores"])
         winners = tuple(state["winners"])
         names = " and ".join(who(w) for w in winners)
@@ -120,11 +131,15 @@ class Symbiote:
 
     def describe(self, view: View) -> tuple[str, str]:
         """Report text (public, private) rendered from templates/symbiote/."""
+        from . import report
+
         return report.describe(view)
 
     def describe_private(self, view: View) -> str:
         """The private text alone (the public text depends on view.public only), so the
         engine renders the public part once a turn (pbem.game.DescribedOnce)."""
+        from . import report
+
         return report.describe_private(view)
 
     def pictures(self, view: View) -> dict[str, str]:

@@ -5,15 +5,15 @@ Rules, rulings and the order syntax: games/symbioz/README.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from pbem.game import Bot, GameInfo, OrderLine, Outcome, Resolution, View
+from pbem.game import Bot, GameInfo, Outcome, Resolution, View
+from pbem.lazy import lazy
 from pbem.padding import Padding
 from pbem.rng import Rng
-from pbem_games.symbioz import bots, orders, phases, rounds, state, svg, view
-from pbem_games.symbioz import charts as archive
+from pbem_games.symbioz import state
 
 INFO = GameInfo(
     name="symbioz",
@@ -30,17 +30,28 @@ INFO = GameInfo(
 )
 
 
+def _bots() -> Mapping[str, Bot]:
+    from pbem_games.symbioz import bots
+
+    return MappingProxyType({"random": bots.random_bot, "greedy": bots.greedy_bot})
+
+
 class Symbioz:
     """The Symbioz plug-in: one order file per player per turn, resolved phase by phase (or,
     with ``order-rounds=phase``, one order round per phase)."""
 
     info = INFO
-    bots: Mapping[str, Bot] = MappingProxyType({"random": bots.random_bot, "greedy": bots.greedy_bot})
-    charts, order_lines = archive.charts, archive.order_lines  # pbem archive's hooks (pbem.game.Archived)
-    chart_colours = archive.chart_colours
+    # Bots, orders, phases, views and the board picture load on first use (pbem.lazy): `pbem
+    # status` needs only the board (start-up, issue 13).
+    bots: Mapping[str, Bot] = lazy(_bots)
+    charts = lazy(".charts:charts")  # pbem archive's hooks (pbem.game.Archived)
+    order_lines = lazy(".charts:order_lines")
+    chart_colours = lazy(".charts:chart_colours")
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> state.State:
         """The state before turn 1.  Raises ValueError for 1 or 5+ players or a bad option."""
+        from pbem_games.symbioz import rounds
+
         return rounds.start(state.new_state(players, options, rng))
 
     def to_act(self, st: state.State) -> tuple[int, ...]:
@@ -49,20 +60,22 @@ class Symbioz:
         if st["over"]:
             return ()
         if state.phase_rounds(st):
+            from pbem_games.symbioz import rounds
+
             return rounds.asked(st)
         return state.play_order(st["players"], st["first"])
 
-    def observe(self, st: state.State, seat: int | None) -> View:
-        """Everything is public; an allow-listed copy (see view.observe)."""
-        return view.observe(st, seat)
+    observe = lazy(".view:observe", static=True)
+    """Everything is public; an allow-listed copy (view.observe)."""
 
     def order_form(self, v: View) -> list[str]:
         """Commented blank order file for the seat."""
+        from pbem_games.symbioz import view
+
         return view.order_form(v)
 
-    def validate(self, v: View, lines: Sequence[OrderLine]) -> Any:
-        """Orders as JSON.  Raises OrderErrors listing every bad line."""
-        return orders.validate_orders(v, lines)
+    validate = lazy(".orders:validate_orders", static=True)
+    """Orders as JSON.  Raises OrderErrors listing every bad line (orders.validate_orders)."""
 
     def default_orders(self, v: View) -> list[str]:
         """No orders: every choice falls to the automatic defaults."""
@@ -72,7 +85,11 @@ class Symbioz:
         """One whole turn, or with ``order-rounds=phase`` one phase (the rules use no chance
         after setup); pure."""
         if state.phase_rounds(st):
+            from pbem_games.symbioz import rounds
+
             return rounds.resolve_phase(st, all_orders)
+        from pbem_games.symbioz import phases
+
         return phases.resolve_turn(st, all_orders)
 
     def outcome(self, st: state.State) -> Outcome | None:
@@ -87,15 +104,21 @@ class Symbioz:
 
     def describe(self, v: View) -> tuple[str, str]:
         """The compact text table of the board for the mail body."""
+        from pbem_games.symbioz import view
+
         return view.describe(v)
 
     def describe_private(self, v: View) -> str:
         """The private text alone (the public text depends on v.public only), so the
         engine renders the public part once a turn (pbem.game.DescribedOnce)."""
+        from pbem_games.symbioz import view
+
         return view.describe_private(v)
 
     def pictures(self, v: View) -> dict[str, str]:
         """The board as SVG, drawn from the public view only."""
+        from pbem_games.symbioz import svg
+
         return {"board.svg": svg.board_svg(v.public)}
 
 
