@@ -7,6 +7,7 @@ the very function the engine runs on submission: what one accepts, the other acc
 from __future__ import annotations
 
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,7 +145,8 @@ class ReportCopies:
         if older and older[-1].name > target.name:
             return
         try:
-            atomic_write(target, report.text, mode=0o600, durable=False)
+            if not _holds(target, report.text):  # read again: nothing to write (start-up, issue 13)
+                atomic_write(target, report.text, mode=0o600, durable=False)
             for path in older:
                 if path != target:
                     path.unlink(missing_ok=True)
@@ -175,6 +177,21 @@ class ReportCopies:
             return mine[-1].read_text(encoding="utf-8"), str(mine[-1])
         except (OSError, UnicodeDecodeError):
             return None
+
+
+def _holds(path: Path, text: str) -> bool:
+    """True when ``path`` is a regular file holding exactly ``text`` (UTF-8), so that reading
+    a report again does not rewrite its copy.  Any doubt (missing, unreadable, another size,
+    a symlink, anything not a plain file, a file others may read) is False: the copy is then
+    written (mode 0600)."""
+    data = text.encode("utf-8")
+    try:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_size != len(data):
+            return False
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def read_report(
