@@ -195,7 +195,9 @@ def render_reports(
     What is the same for every reader is done once: the public events, and for a game with
     the ``describe_private`` hook (:class:`pbem.game.DescribedOnce`) the public text, and
     the public view's canonical JSON, for each view whose ``public`` equals that of the
-    public view (seat None) among ``views``.  Raises ValueError when the lengths differ.
+    public view (seat None) among ``views``; the signed data's members that every report
+    holds; and the prose of the players' reports that share a public text (:class:`_Turn`).
+    Raises ValueError when the lengths differ.
     """
     public_events = _event_lines([e for e in events if e.to is None], ctx.names)
     public_view = next((v for v in views if v.seat is None), None)
@@ -206,6 +208,7 @@ def render_reports(
         if callable(hook):
             shared_text = for_people(game.describe(public_view)[0], ctx.names)
         shared_json = canonical.dumps(public_view.public)
+    turn = _Turn(game, ctx)
     out = []
     for view, recipient in zip(views, recipients, strict=True):
         same = public_view is not None and (view is public_view or view.public == public_view.public)
@@ -215,9 +218,11 @@ def render_reports(
         else:
             public_text, private_text = (for_people(text, ctx.names) for text in game.describe(view))
             texts = (public_text, private_text, public_events)
-        out.append(
-            _assemble(game, view, events, ctx, moderator, recipient, texts, shared_json if same else None)
-        )
+        public_json = shared_json if same else None
+        if view.seat is None or recipient is None:
+            out.append(_assemble(game, view, events, ctx, moderator, recipient, texts, public_json))
+        else:
+            out.append(turn.report(view, events, moderator, recipient, texts, public_json))
     return out
 
 
@@ -249,15 +254,19 @@ def _assemble(
     recipient: PublicCard | None,
     texts: tuple[str, str, list[str]],
     public_json: bytes | None = None,
+    encrypted: str | None = None,
 ) -> str:
     """One report from its texts (public text, private text, public event lines, all with
-    names put in and folded): private part encrypted, prose rendered, data block signed."""
+    names put in and folded): private part encrypted (unless ``encrypted`` is its block),
+    prose rendered, data block signed."""
     from pbem.render import render
 
     public_text, private_text, public_events = texts
     seat = view.seat
     private_block = ""
-    if seat is not None and recipient is not None:
+    if encrypted is not None:
+        private_block = encrypted
+    elif seat is not None and recipient is not None:
         plain = private_plaintext(game, view, events, ctx, private_text)
         # Padded to the game's one size: the length says nothing about the hand.
         private_block = encrypt(plain, [recipient, ctx.moderator], pad_to=game.info.padding.report)
@@ -298,7 +307,194 @@ def _assemble(
     )
     prose = wrap_text(prose)
     data["text_sha256"] = _report_digest(prose, private_block)
-    raw = _signed_data(data, public_json)
+    return _finish(prose, _signed_data(data, public_json), moderator)
+
+
+_PLAYER_MARK = "\x00pbem:player\x00"
+_BLOCK_MARK = "\x00pbem:private-block\x00"
+"""Stand for the player's name and the private block in the prose :class:`_Turn` renders
+once for every player's report (neither can occur in a name, a block or a game's text:
+the rendering is used only where each occurs exactly once)."""
+_SEAT_FIELDS = ("player", "private_sha256", "public", "seat", "seq", "text_sha256")
+"""The members of a report's signed data that differ from one report of a turn to another."""
+_KEY_JSON = {key: canonical.dumps(key) + b":" for key in (*_DATA_FIELDS, "format", "press")}
+
+
+class _Turn:
+    """What the players' reports of one turn share, made once, and each report made from it
+    (:meth:`report`): exactly the text :func:`_assemble` writes, the plain way.
+
+    - The signed data: the canonical JSON of each member every report holds (format, game,
+      ids, turn, revision, names, awaiting, the moderator's card, the press) is made once;
+      a report's bytes are its members in sorted order (all keys are ASCII, so UTF-16 order
+      is code point order), which is RFC 8785's encoding of the whole object.
+    - The prose: for each public text, the report template is rendered and folded once with
+      marks for the player's name and the private block; a report puts its name and block
+      in (two replacements), and its word digest is the marked text's words with the name
+      put in.  Only where this gives what the plain way gives: each mark occurs once, on a
+      line of its own for the block, as a word of its own for the name; the name is one
+      ASCII word whose line still fits :data:`WIDTH`; the block is an ASCII armour of lines
+      that fit, with no white space but line breaks (as age writes it); the marked text
+      meets :func:`_report_digest`'s conditions.  Anything else goes the plain way.
+    """
+
+    def __init__(self, game: Game, ctx: ReportContext) -> None:
+        self.game, self.ctx = game, ctx
+        common: dict[str, Any] = {
+            "format": REPORT_FORMAT,
+            "game": game.info.name,
+            "game_id": ctx.game_id,
+            "turn": ctx.turn,
+            "revision": ctx.revision,
+            "names": list(ctx.names),
+            "awaiting": list(ctx.awaiting),
+            "moderator": ctx.moderator.to_json(),
+        }
+        if ctx.press is not None and ctx.press.data is not None:
+            common["press"] = ctx.press.data
+        self.members = {key: _KEY_JSON[key] + canonical.dumps(value) for key, value in common.items()}
+        self.order = tuple(sorted([*common, *_SEAT_FIELDS]))
+        self.outcome = None if ctx.outcome is None else name_seats(ctx.outcome, ctx.names)
+        self._prose: dict[str, _Prose | None] = {}
+
+    def signed_data(self, values: dict[str, Any], public_json: bytes) -> bytes:
+        """The canonical bytes of a report's data: the shared members, ``values`` (the other
+        members but ``public``) and ``public_json`` (the canonical bytes of ``public``)."""
+        members = self.members
+        parts = []
+        for key in self.order:
+            part = members.get(key)
+            if part is None:
+                part = _KEY_JSON[key] + (public_json if key == "public" else canonical.dumps(values[key]))
+            parts.append(part)
+        return b"{" + b",".join(parts) + b"}"
+
+    def prose(self, public_text: str, public_events: list[str]) -> _Prose | None:
+        """The marked prose for ``public_text`` (made at the first call), or None where the
+        marks cannot stand for every name and block."""
+        if public_text not in self._prose:
+            self._prose[public_text] = _Prose.make(self, public_text, public_events)
+        return self._prose[public_text]
+
+    def report(
+        self,
+        view: View,
+        events: Sequence[Event],
+        moderator: Identity,
+        recipient: PublicCard,
+        texts: tuple[str, str, list[str]],
+        public_json: bytes | None,
+    ) -> str:
+        """The report of a player's ``view`` (seat not None), encrypted to ``recipient``:
+        :func:`_assemble`'s text, the shared parts made once."""
+        game, ctx = self.game, self.ctx
+        public_text, private_text, public_events = texts
+        seat = view.seat
+        assert seat is not None
+        plain = private_plaintext(game, view, events, ctx, private_text)
+        private_block = encrypt(plain, [recipient, ctx.moderator], pad_to=game.info.padding.report)
+        name = ctx.names[seat]
+        shape = self.prose(public_text, public_events)
+        block = private_block.rstrip()
+        if shape is None or not shape.fits(name) or not _plain_armour(block):
+            texts_done = (public_text, private_text, public_events)
+            return _assemble(
+                game, view, events, ctx, moderator, recipient, texts_done, public_json, private_block
+            )
+        prose = shape.text.replace(_PLAYER_MARK, name, 1).replace(_BLOCK_MARK, block, 1)
+        values = {
+            "player": name,
+            "private_sha256": hashlib.sha256(block.encode()).hexdigest(),
+            "seat": seat,
+            "seq": ctx.seq.get(name, 0),
+            "text_sha256": hashlib.sha256(shape.words.replace(_PLAYER_MARK, name, 1).encode()).hexdigest(),
+        }
+        raw = self.signed_data(values, canonical.dumps(view.public) if public_json is None else public_json)
+        return _finish(prose, raw, moderator)
+
+
+def _plain_armour(block: str) -> bool:
+    """Whether ``block`` (an encrypted block, trimmed at its end) is ASCII armour as age writes
+    it: its marker lines, one of each, around lines without white space, none blank, each
+    within :data:`WIDTH` (then folding leaves it as it is, it is its own normal form, and
+    the word digest of a text holding it as whole lines leaves it out)."""
+    head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
+    if not (block.isascii() and block.startswith(head) and block.endswith(tail)):
+        return False
+    body = block[len(head) : -len(tail)]
+    lines = body.split("\n")
+    return (
+        not any(c in body for c in _ASCII_SPACE)
+        and "\x00" not in body
+        and "" not in lines
+        and max(map(len, lines)) <= WIDTH
+        and AGE_BEGIN not in body
+        and AGE_END not in body
+    )
+
+
+@dataclass(frozen=True)
+class _Prose:
+    """A player's report prose rendered and folded with marks for the name and the block."""
+
+    text: str
+    """The folded prose, with :data:`_PLAYER_MARK` and :data:`_BLOCK_MARK` in it."""
+    words: str
+    """The words the digest covers (the block's line left out), the name's mark among them."""
+    name_line: str
+    """The folded line the name's mark is on."""
+
+    @classmethod
+    def make(cls, turn: _Turn, public_text: str, public_events: list[str]) -> _Prose | None:
+        """Render the marked prose; None unless the marks stand where :class:`_Turn` needs."""
+        from pbem.render import render
+
+        ctx = turn.ctx
+        raw = render(
+            "report.txt.j2",
+            player=_PLAYER_MARK,
+            seat=0,
+            title=turn.game.info.title,
+            game_id=ctx.game_id,
+            turn=ctx.turn,
+            public_text=public_text,
+            events=public_events,
+            outcome=turn.outcome,
+            seed=ctx.seed,
+            awaiting=list(ctx.awaiting),
+            seed_commitment=ctx.seed_commitment,
+            private_block=_BLOCK_MARK,
+            press=() if ctx.press is None else ctx.press.lines,
+        )
+        if raw.count(_PLAYER_MARK) != 1 or raw.count(_BLOCK_MARK) != 1:
+            return None
+        lines = raw.split("\n")
+        name_line = next(line for line in lines if _PLAYER_MARK in line).rstrip()
+        if len(name_line) > WIDTH or f"\n{_BLOCK_MARK}\n" not in f"\n{raw}":
+            return None
+        text = wrap_text(raw)
+        at = text.find(f"\n{_BLOCK_MARK}\n")
+        if at < 0:
+            return None
+        rest = text[: at + 1] + text[at + len(_BLOCK_MARK) + 2 :]
+        if not (rest.isascii() and rest.startswith(_PROSE_START)) or AGE_BEGIN in rest or AGE_END in rest:
+            return None
+        words = " ".join(rest.split())
+        if f" {words} ".count(f" {_PLAYER_MARK} ") != 1:
+            return None
+        return cls(text, words, name_line)
+
+    def fits(self, name: str) -> bool:
+        """Whether ``name`` can stand in the mark's place: one ASCII word without NUL, its
+        line still within :data:`WIDTH` and not making an age marker line."""
+        if not (name.isascii() and "\x00" not in name and name.split() == [name]):
+            return False
+        line = self.name_line.replace(_PLAYER_MARK, name, 1)
+        return len(line) <= WIDTH and AGE_BEGIN not in line and AGE_END not in line
+
+
+def _finish(prose: str, raw: bytes, moderator: Identity) -> str:
+    """A report's text: its folded prose, then its signed data block (``raw``, signed)."""
     signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, raw)).decode()
     data_block = "\n".join([DATA_BEGIN, *_b64(raw), DATA_SIG, *_wrap64(signature), DATA_END])
     return prose.rstrip() + "\n\n" + data_block + "\n"
