@@ -6,6 +6,7 @@ the very function the engine runs on submission: what one accepts, the other acc
 
 from __future__ import annotations
 
+import os
 import re
 import stat
 from collections.abc import Mapping, Sequence
@@ -140,7 +141,7 @@ class ReportCopies:
         folder = self._dir(str(data.get("game_id")), str(data.get("player")))
         if folder is None or turn is None or revision is None:
             return
-        older = sorted(folder.glob(f"turn-{turn:09d}.rev-*.txt")) if folder.is_dir() else []
+        older = _named(folder, f"turn-{turn:09d}.rev-")
         target = folder / f"turn-{turn:09d}.rev-{revision:09d}.txt"
         if older and older[-1].name > target.name:
             return
@@ -162,7 +163,7 @@ class ReportCopies:
         folder = self._dir(header.game, header.player)
         if folder is None or not folder.is_dir():
             return None
-        kept = sorted(folder.glob("turn-*.rev-*.txt"))
+        kept = _named(folder, "turn-")
         if kept and kept[-1].name > f"turn-{header.turn:09d}.rev-999999999.txt":
             later = int(kept[-1].name[5:14])
             raise ReplayError(
@@ -177,6 +178,17 @@ class ReportCopies:
             return mine[-1].read_text(encoding="utf-8"), str(mine[-1])
         except (OSError, UnicodeDecodeError):
             return None
+
+
+def _named(folder: Path, prefix: str) -> list[Path]:
+    """The report copies in ``folder`` whose names start with ``prefix``, sorted (what
+    ``glob(prefix + "*.rev-*.txt")`` gives, without compiling a pattern on every start-up);
+    none when the folder is missing or unreadable."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [folder / n for n in sorted(names) if n.startswith(prefix) and n.endswith(".txt") and ".rev-" in n]
 
 
 def _holds(path: Path, text: str) -> bool:
