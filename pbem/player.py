@@ -7,7 +7,6 @@ the very function the engine runs on submission: what one accepts, the other acc
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,12 +30,12 @@ from pbem.mailtext import unquoted as _unquoted
 from pbem.registry import get_game
 from pbem.report_shape import game_call
 from pbem.reports import DATA_BEGIN, Report, parse_report
-from pbem.rng import Rng
 from pbem.wording import form_lines
 
 if TYPE_CHECKING:
     from pbem.engine import Loaded
     from pbem.orders import OrderHeader
+    from pbem.rng import Rng
 
 
 class KnownModerators:
@@ -118,8 +117,6 @@ class ReportCopies:
     verified again each time it is used.
     """
 
-    _ID = re.compile(r"[0-9A-F]{16}")
-
     def __init__(self, home: Path) -> None:
         self.folder = home / "reports"
 
@@ -129,7 +126,7 @@ class ReportCopies:
         return value if ok else None
 
     def _dir(self, game_id: str, player: str) -> Path | None:
-        if not self._ID.fullmatch(game_id) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}", player):
+        if not _game_id(game_id) or not _player_name(player):
             return None
         return self.folder / game_id / player.lower()
 
@@ -178,6 +175,22 @@ class ReportCopies:
             return mine[-1].read_text(encoding="utf-8"), str(mine[-1])
         except (OSError, UnicodeDecodeError):
             return None
+
+
+_HEX = frozenset("0123456789ABCDEF")
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_NAME = _ALNUM | frozenset("_.-")
+
+
+def _game_id(text: str) -> bool:
+    """A game id as saves write it: 16 upper-case hex digits (``[0-9A-F]{16}``; set tests,
+    not a pattern compiled on every start-up)."""
+    return len(text) == 16 and _HEX.issuperset(text)
+
+
+def _player_name(text: str) -> bool:
+    """A player name safe as a folder name: ``[A-Za-z0-9][A-Za-z0-9_.-]{0,31}`` (ASCII)."""
+    return 0 < len(text) <= 32 and text[0] in _ALNUM and _NAME.issuperset(text)
 
 
 def _named(folder: Path, prefix: str) -> list[Path]:
@@ -485,6 +498,8 @@ def fill_orders(loaded: Loaded, how: str) -> Mapping[int, list[str]]:
         if how == "default":
             out[seat] = game.default_orders(view)
         else:
+            from pbem.rng import Rng
+
             rng = Rng(loaded.seed + f"\x00fill\x00{loaded.save.turn}\x00{seat}".encode())
             out[seat] = game.bots[how](game, view, rng)
     return out
