@@ -42,7 +42,7 @@ from pbem.errors import (
     SignatureError,
     UsageError,
 )
-from pbem.folder import atomic_write, create_file, default_home, write_folder
+from pbem.folder import atomic_write, default_home, write_folder
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
 from pbem.inputs import read_bytes as read_input
 from pbem.inputs import shorten
@@ -354,9 +354,12 @@ class GameFolder:
         except OSError:
             return False
 
-    def _commit(self, previous: Save | None, data: bytes, save: Save) -> Save:
-        """Write a prepared save if the folder still holds ``previous``.  Raises ConflictError."""
-        commit(self.path, previous, data, save.revision)
+    def _commit(
+        self, previous: Save | None, data: bytes, save: Save, also: Sequence[tuple[str, bytes]] = ()
+    ) -> Save:
+        """Write a prepared save if the folder still holds ``previous``, with the new files
+        ``also`` (on disk before it: :func:`pbem.integrity.commit`).  Raises ConflictError."""
+        commit(self.path, previous, data, save.revision, also)
         self.seen.record(save)
         return save
 
@@ -594,14 +597,11 @@ class GameFolder:
         # leaves nothing behind, not even its archive copy.
         data, written = self._prepare(moderator, save, game, new, now=now, base=base)
         fresh = not os.path.lexists(archive)
-        try:  # the usual case: a new name, linked complete (one metadata change)
-            if not fresh:
-                raise FileExistsError(archive)
-            create_file(archive, sealed.encode("utf-8"))
-        except FileExistsError:
+        if not fresh:  # a copy a stopped writer left: replaced; else created with the save
             atomic_write(archive, sealed)
+        copy = ((os.fspath(archive), sealed.encode("utf-8")),) if fresh else ()
         try:
-            self._commit(save, data, written)
+            self._commit(save, data, written, copy)
         except BaseException:
             if fresh and not self._saved(data):  # the orders were not accepted after all
                 with contextlib.suppress(OSError):

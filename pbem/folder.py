@@ -9,8 +9,10 @@ and :func:`sweep_temp` can remove strays.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +117,98 @@ _STAGE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
 _UNNAMED = getattr(os, "O_TMPFILE", 0)
 
 
+class Pending:
+    """A file written whole but not yet named (:func:`stage_file`): its descriptor ``fd`` can
+    be synced with others (:func:`sync_files`) before :meth:`name` gives it its name.
+
+    On Linux it has no name at all (``O_TMPFILE``) until :meth:`name` links it; elsewhere
+    (or where the file system or ``/proc`` refuses) it is written under a staging name
+    beside its target, linked by :meth:`name` and the staging name removed.  :meth:`close`
+    drops what was not named; a killed writer leaves nothing (Linux) or a staging file that
+    :func:`sweep_temp` removes.
+    """
+
+    def __init__(self, fd: int, target: str, staged: str | None, proc: int | None) -> None:
+        self.fd = fd
+        self.target = target
+        self.data = b""  # what stage_file wrote
+        self.folder = os.path.dirname(target) or "."
+        self._staged = staged
+        self._proc = proc
+
+    def name(self) -> None:
+        """Give the file its name (one ``linkat``/``link``).  Raises FileExistsError when the
+        name is taken (nothing changed), OSError otherwise."""
+        if self._staged is None:  # linkat(/proc/self/fd, "N", AT_FDCWD, target, AT_SYMLINK_FOLLOW)
+            os.link(str(self.fd), self.target, src_dir_fd=self._proc, follow_symlinks=True)
+        else:
+            os.link(self._staged, self.target)
+
+    def close(self) -> None:
+        """Close the file and remove its staging name (never raises)."""
+        for fd in (self.fd, self._proc):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.fd, self._proc = -1, None
+        if self._staged is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._staged)
+            self._staged = None
+
+
+def stage_file(
+    path: str | os.PathLike[str], data: bytes, mode: int = 0o644, hook: CrashHook | None = None
+) -> Pending:
+    """Write ``data`` as the future file ``path`` (its folder made as needed), not synced and
+    not yet named: the caller syncs it (:func:`sync_files`), names it (:meth:`Pending.name`)
+    and always closes it (:meth:`Pending.close`).  Crash point (``hook``, as
+    :func:`atomic_write`): "written".  Raises OSError."""
+    target = os.fspath(path)
+    folder = os.path.dirname(target) or "."
+    pending = _stage_unnamed(folder, target, mode) or _stage_named(folder, target, mode)
+    try:
+        write_fd(pending.fd, data)
+        pending.data = data
+        crash_point("written", hook)
+    except BaseException:
+        pending.close()
+        raise
+    return pending
+
+
+def _open_making_folder(path: str, flags: int, mode: int, folder: str) -> int:
+    """``os.open`` that makes the missing folder first (FileNotFoundError only then)."""
+    try:
+        return os.open(path, flags, mode)
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)
+        return os.open(path, flags, mode)
+
+
+def _stage_unnamed(folder: str, target: str, mode: int) -> Pending | None:
+    """:func:`stage_file` with ``O_TMPFILE``; None (nothing done) where it is not offered."""
+    if not _UNNAMED:
+        return None
+    try:  # this process's own descriptors, opened anew each time (a forked worker has its own)
+        proc = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        fd = _open_making_folder(folder, os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0), mode, folder)
+    except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), ...: the portable way
+        os.close(proc)
+        return None
+    return Pending(fd, target, None, proc)
+
+
+def _stage_named(folder: str, target: str, mode: int) -> Pending:
+    """:func:`stage_file` through a staging name beside the target (written in place: it is
+    never read)."""
+    staged = os.path.join(folder, f"{TEMP_PREFIX}stage-{os.path.basename(target)}.{os.getpid()}")
+    return Pending(_open_making_folder(staged, _STAGE, mode, folder), target, staged, None)
+
+
 def create_file(
     path: str | os.PathLike[str], data: bytes, mode: int = 0o644, hook: CrashHook | None = None
 ) -> None:
@@ -122,78 +216,66 @@ def create_file(
     no file has that name (a history file, an accepted order file).  Raises
     FileExistsError when the name is taken (nothing changed), OSError otherwise.
 
-    On Linux the file is written unnamed (``O_TMPFILE``), fsynced and linked to its name,
-    the documented way of ``open(2)``: one metadata change, and a crash at any point leaves
-    nothing behind.  Elsewhere (or where the file system or ``/proc`` refuses), it is
-    written under a staging name beside it, fsynced, linked and the staging name removed.
-    Either way the folder is fsynced after the link.  Crash points (``hook``, as
+    The file is staged (:func:`stage_file`: on Linux unnamed, ``O_TMPFILE``, the documented
+    way of ``open(2)``; elsewhere under a staging name), fsynced, linked to its name and the
+    folder fsynced: one metadata change, and a crash at any point leaves nothing behind (a
+    staging file at most, which :func:`sweep_temp` removes).  Crash points (``hook``, as
     :func:`atomic_write`): "written", "synced", "renamed".
     """
-    target = os.fspath(path)
-    folder = os.path.dirname(target) or "."
-    if not _create_unnamed(folder, target, data, mode, hook):
-        _create_staged(folder, target, data, mode, hook)
-    fsync_dir(folder)
-
-
-def _create_unnamed(folder: str, target: str, data: bytes, mode: int, hook: CrashHook | None) -> bool:
-    """:func:`create_file` with ``O_TMPFILE``; False (nothing done) where it is not offered."""
-    if not _UNNAMED:
-        return False
-    flags = os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0)
-    try:  # this process's own descriptors, opened anew each time (a forked worker has its own)
-        proc = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return False
+    pending = stage_file(path, data, mode, hook)
     try:
-        try:
-            try:
-                fd = os.open(folder, flags, mode)
-            except FileNotFoundError:
-                os.makedirs(folder, exist_ok=True)
-                fd = os.open(folder, flags, mode)
-        except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), ...: the portable way
-            return False
-        try:
-            write_fd(fd, data)
-            crash_point("written", hook)
-            os.fsync(fd)
-            crash_point("synced", hook)
-            try:  # linkat(/proc/self/fd, "N", AT_FDCWD, target, AT_SYMLINK_FOLLOW)
-                os.link(str(fd), target, src_dir_fd=proc, follow_symlinks=True)
-            except FileExistsError:
-                raise
-            except OSError:  # pragma: no cover - /proc that cannot link: the portable way
-                return False
-            crash_point("renamed", hook)
-            return True
-        finally:
-            os.close(fd)
-    finally:
-        os.close(proc)
-
-
-def _create_staged(folder: str, target: str, data: bytes, mode: int, hook: CrashHook | None) -> None:
-    """:func:`create_file` through a staging name (written in place: it is never read)."""
-    staged = os.path.join(folder, f"{TEMP_PREFIX}stage-{os.path.basename(target)}.{os.getpid()}")
-    try:
-        try:
-            fd = os.open(staged, _STAGE, mode)
-        except FileNotFoundError:
-            os.makedirs(folder, exist_ok=True)
-            fd = os.open(staged, _STAGE, mode)
-        try:
-            write_fd(fd, data)
-            crash_point("written", hook)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        os.fsync(pending.fd)
         crash_point("synced", hook)
-        os.link(staged, target)
+        try:
+            pending.name()
+        except FileExistsError:
+            raise
+        except OSError:  # pragma: no cover - /proc that cannot link: the portable way
+            pending.close()
+            pending = _stage_named(pending.folder, pending.target, mode)
+            write_fd(pending.fd, data)
+            os.fsync(pending.fd)
+            pending.name()
         crash_point("renamed", hook)
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(staged)
+        pending.close()
+    fsync_dir(pending.folder)
+
+
+@functools.cache
+def _writeback_hint() -> Callable[[int], int] | None:
+    """Linux's ``sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE)``: start writing a file's
+    dirty pages without waiting, so the fsyncs that follow find them written or on their
+    way.  None where it is not offered (it is only a hint: nothing relies on it)."""
+    if sys.platform != "linux":
+        return None
+    try:
+        import ctypes
+
+        call = ctypes.CDLL(None, use_errno=True).sync_file_range
+    except (OSError, AttributeError):  # pragma: no cover - a libc without it
+        return None
+    call.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
+    call.restype = ctypes.c_int
+    return lambda fd: int(call(fd, 0, 0, _SYNC_FILE_RANGE_WRITE))
+
+
+_SYNC_FILE_RANGE_WRITE = 2
+
+
+def sync_files(fds: Sequence[int], hook: CrashHook | None = None) -> None:
+    """Make the open files ``fds`` durable together: on Linux each file's writeback is
+    started first (a hint; a failing or missing hint changes nothing), then each is fsynced,
+    so the later fsyncs find their data written.  Crash point (``hook``): "synced" after the
+    last.  Raises OSError (an fsync that fails: nothing may be taken as durable)."""
+    hint = _writeback_hint() if len(fds) > 1 else None
+    if hint is not None:
+        for fd in fds:
+            with contextlib.suppress(Exception):  # a hint: its failure must change nothing
+                hint(fd)
+    for fd in fds:
+        os.fsync(fd)
+    crash_point("synced", hook)
 
 
 def write_folder(

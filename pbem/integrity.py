@@ -27,17 +27,30 @@ completes (:func:`store_history`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.errors import ConflictError, ForeignError, PbemError, RollbackError, UsageError
-from pbem.folder import atomic_write, create_file, fsync_dir, read_file
+from pbem.folder import (
+    TEMP_PREFIX,
+    CrashHook,
+    Pending,
+    atomic_write,
+    crash_point,
+    create_file,
+    fsync_dir,
+    read_file,
+    stage_file,
+    sync_files,
+    write_fd,
+)
 from pbem.save import Save, read_save
 
 SAVE_NAME = "save.json"
@@ -315,11 +328,22 @@ def _still_holds(current: bytes, previous: Save) -> bool:
         return False
 
 
-def commit(folder: Path, previous: Save | None, data: bytes, revision: int) -> None:
+def commit(
+    folder: Path,
+    previous: Save | None,
+    data: bytes,
+    revision: int,
+    also: Sequence[tuple[str, bytes]] = (),
+    hook: CrashHook | None = None,
+) -> None:
     """Write the save ``data`` (revision ``revision``) if the folder still holds ``previous``
-    (or, for a new game, no save and no history at all), and keep it in history.
+    (or, for a new game, no save and no history at all), and keep it in history.  ``also``:
+    new files (path, bytes) that must be on disk before the save (an accepted order's sealed
+    copy), created with it; a name already taken is replaced, durably.
 
-    Raises ConflictError, changing nothing, if another writer got there first.
+    Raises ConflictError, changing nothing, if another writer got there first; OSError.
+    Crash points (``hook``, else :func:`pbem.folder.set_crash_hook`'s): "written" after each
+    file, "synced" after each batch of fsyncs, "renamed" after each name given.
     """
     save_path = os.path.join(folder, SAVE_NAME)
     if os.path.lexists(_history_file(folder, revision)):
@@ -331,8 +355,10 @@ def commit(folder: Path, previous: Save | None, data: bytes, revision: int) -> N
     if previous is None:
         if os.path.lexists(save_path):
             raise ConflictError(f"{folder} already holds a game", "choose an empty folder")
+        for path, raw in also:
+            create_file(path, raw, hook=hook)
         store_history(folder, revision, data)
-        atomic_write(save_path, data)
+        atomic_write(save_path, data, hook=hook)
         return
     try:
         current = read_file(save_path)
@@ -343,5 +369,92 @@ def commit(folder: Path, previous: Save | None, data: bytes, revision: int) -> N
             f"{save_path} changed while this command worked (another writer saved the game)",
             "run the command again",
         )
-    atomic_write(save_path, data)
-    store_history(folder, revision, data)
+    _replace_save(
+        folder, save_path, _history_file(folder, previous.revision), current, data, revision, also, hook
+    )
+
+
+def _replace_save(
+    folder: Path,
+    save_path: str,
+    before: str,
+    current: bytes,
+    data: bytes,
+    revision: int,
+    also: Sequence[tuple[str, bytes]],
+    hook: CrashHook | None,
+) -> None:
+    """:func:`commit` of a later save, in three barriers (see "The writes of an engine turn"
+    in docs/robustness.md):
+
+    1. every new file written whole, none named yet: ``also``, the save under a temporary
+       name, its history file and, if history lacks it (a writer stopped, or a power cut),
+       the history file ``before`` of the save being replaced (``current``); writeback of
+       all started, then one fsync each;
+    2. ``also`` and ``before`` named, then their folders fsynced with ``history/`` (which
+       also makes the previous commit's history file name durable);
+    3. the save renamed into place and the game folder fsynced; then its history file is
+       named, not synced: the next commit syncs ``history/`` before its own rename, and a
+       power cut that loses the name leaves the save one revision ahead of history, the gap
+       :func:`check_history` recognises and the next writer completes.
+    """
+    history = os.path.join(folder, HISTORY_DIR)
+    staged: list[Pending] = []
+    tmp = os.path.join(folder, f"{TEMP_PREFIX}{SAVE_NAME}.{os.getpid()}")
+    fd = -1
+    try:
+        if not os.path.lexists(before):
+            staged.append(stage_file(before, current, hook=hook))
+        staged.extend(stage_file(path, raw, hook=hook) for path, raw in also)
+        fd = os.open(tmp, _SAVE_FLAGS, 0o644)
+        write_fd(fd, data)
+        crash_point("written", hook)
+        kept = stage_file(_history_file(folder, revision), data, hook=hook)
+        staged.append(kept)
+        sync_files([*(p.fd for p in staged), fd], hook)
+        os.close(fd)
+        fd = -1
+        folders = {history}
+        for pending in staged[:-1]:
+            _name(pending, hook)
+            folders.add(pending.folder)
+        for path in sorted(folders):
+            fsync_dir(path)
+        crash_point("synced", hook)
+        os.replace(tmp, save_path)
+        crash_point("renamed", hook)
+        fsync_dir(folder)
+        crash_point("synced", hook)
+        _name(kept, hook)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    finally:
+        for pending in staged:
+            pending.close()
+
+
+_SAVE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+
+
+def _name(pending: Pending, hook: CrashHook | None) -> None:
+    """Give a staged file its name.  A taken name: a history file holding the same bytes is
+    fine, one holding others is never overwritten (ConflictError); any other file (an order
+    copy a stopped writer left) is replaced, durably."""
+    try:
+        pending.name()
+    except FileExistsError:
+        data = pending.data
+        if _REVISION.fullmatch(os.path.basename(pending.target)):
+            if read_file(pending.target) != data:
+                raise ConflictError(
+                    f"{pending.target} already holds another revision: another moderator wrote this game "
+                    "at the same time (a synced folder?)",
+                    "let one moderator run the game; then check the game with pbem status",
+                ) from None
+        else:
+            atomic_write(pending.target, data, hook=hook)
+    crash_point("renamed", hook)
