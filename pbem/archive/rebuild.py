@@ -70,7 +70,10 @@ def history(folder: Path, save: Save) -> list[Save]:
     except OSError:
         names = []
     revisions = sorted(int(m.group(1)) for m in map(_REVISION.fullmatch, names) if m)
-    if revisions != list(range(save.revision + 1)):
+    # History one behind (a writer stopped, or a power cut, after the save's rename): the save
+    # itself is the newest revision, checked below to follow the one before.
+    behind = bool(revisions) and revisions == list(range(save.revision))
+    if revisions != list(range(save.revision + 1)) and not behind:
         missing = sorted(set(range(save.revision + 1)) - set(revisions))
         raise RollbackError(
             f"{folder / 'history'} lacks the saves of revisions "
@@ -90,6 +93,12 @@ def history(folder: Path, save: Save) -> list[Save]:
                 WHAT_TO_DO,
             )
         saves.append(old)
+    if behind:
+        if save.body["prev"] != saves[-1].digest:
+            raise RollbackError(
+                f"{save.source} does not follow the newest save in {folder / 'history'}", WHAT_TO_DO
+            )
+        saves.append(save)
     if saves[-1].digest != save.digest:
         raise RollbackError(f"the newest save in {folder / 'history'} is not {save.source}", WHAT_TO_DO)
     return saves
