@@ -120,12 +120,6 @@ class SeenRecord:
         try:
             if os.fstat(fd).st_size > len(raw):  # a longer old record (a lower revision, a hand edit)
                 os.ftruncate(fd, len(raw))
-            _write_at_start(fd, raw)
+            write_fd(fd, raw)  # from the start: the file was just opened
         finally:
             os.close(fd)
-
-
-def _write_at_start(fd: int, raw: bytes) -> None:
-    """Write ``raw`` at the start of the open file ``fd`` (whole, however many calls it takes)."""
-    os.lseek(fd, 0, os.SEEK_SET)
-    write_fd(fd, raw)
