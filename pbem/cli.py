@@ -39,16 +39,18 @@ class PbemGroup(click.Group):
     every module (pbem/cli_exit.py; about 10 ms of ``pbem status``)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """The console entry point (``pbem``, ``python -m pbem``): :meth:`main`, ending the
-        process at once after a :attr:`QUICK` command, help or a usage error."""
-        try:
+        """The console entry point (``pbem``, ``python -m pbem``): :meth:`main` on
+        ``sys.argv``, ending the process at once after a :attr:`QUICK` command, help or a
+        usage error.  Called with arguments (``main(["status", "game"])``), it is
+        :meth:`main`: the caller may catch SystemExit and go on."""
+        if args or kwargs:
             return self.main(*args, **kwargs)
+        try:
+            return self.main()
         except SystemExit as stop:
             from pbem import cli_exit
 
-            argv = kwargs.get("args", args[0] if args else None)
-            argv = sys.argv[1:] if argv is None else list(argv)
-            if cli_exit.quick_command(argv, self.QUICK) and cli_exit.can_end_now():
+            if cli_exit.quick_command(sys.argv[1:], self.QUICK) and cli_exit.can_end_now():
                 cli_exit.end_now(stop.code)
             raise
 
@@ -446,7 +448,6 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
     import json
 
     from pbem.engine import GameFolder
-    from pbem.wording import named_outcome
 
     if not (Path(folder) / "save.json").exists():
         from pbem.moderator.overview import game_folders
@@ -466,7 +467,7 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
         "awaiting": [names[s] for s in save.awaiting if s not in save.body["submitted"]],
         "submitted": [names[s] for s in save.body["submitted"]],
         "players": [{"name": p["card"]["name"], "status": p["status"]} for p in save.body["players"]],
-        "outcome": named_outcome(save.body["outcome"], names),
+        "outcome": _named_outcome(save.body["outcome"], names),
         "written": save.body["written"],
         "moderator": _moderator_lines(Path(folder), save.game),
         "missing_reports": missing_reports,
@@ -497,6 +498,15 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
             f"reports of turn {save.turn} are missing{whose} ({', '.join(missing_files)}): "
             "the moderator should run pbem publish"
         )
+
+
+def _named_outcome(outcome: Any, names: Any) -> Any:
+    """pbem.wording.named_outcome, loaded only for a finished game (start-up, issue 13)."""
+    if outcome is None:
+        return None
+    from pbem.wording import named_outcome
+
+    return named_outcome(outcome, names)
 
 
 STATUS_RECORD = ("moderator", "record.json")

@@ -5,8 +5,8 @@ dictionary at a time, and collects what is left: about 10 ms for ``pbem status``
 a fifth of its start-up, for nothing the user sees.  A command that only reads (its files are
 written and closed before it returns) can end the process at once instead, once the exit
 handlers have run and the output is flushed.  Only the console entry point does this
-(:meth:`pbem.cli.PbemGroup.__call__`); ``main.main(...)`` and click's test runner end as
-before.
+(:meth:`pbem.cli.PbemGroup.__call__`, when called without arguments); ``main([...])``,
+``main.main(...)`` and click's test runner end as before.
 """
 
 from __future__ import annotations

@@ -35,14 +35,19 @@ from pbem.registry import get_game
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 GAMES = {
-    # game: (players, modules `pbem status` must not import beyond those every game avoids)
-    # (the Jovian board picture needs the rules, which import the order parser and difflib)
-    "symbiote": (3, ("bots", "orders", "forms", "report", "rules", "view", "charts", "cards", "difflib")),
-    "jovian-syzygy": (3, ("bots", "view", "charts", "forecast")),
-    "symbioz": (3, ("bots", "orders", "phases", "rounds", "view", "charts", "difflib")),
+    # game: (players, its modules `pbem status` must not import, other modules it must not)
+    # (the Jovian board picture needs the rules, which import the order parser, difflib and
+    # textwrap)
+    "symbiote": (
+        3,
+        ("bots", "orders", "forms", "report", "rules", "view", "charts", "cards"),
+        ("difflib", "textwrap"),
+    ),
+    "jovian-syzygy": (3, ("bots", "view", "charts", "forecast"), ()),
+    "symbioz": (3, ("bots", "orders", "phases", "rounds", "view", "charts"), ("difflib", "textwrap")),
 }
 NEVER_FOR_STATUS = (
-    *("pbem.orders", "pbem.moderator.actions", "jinja2", "importlib.metadata"),
+    *("pbem.orders", "pbem.moderator.actions", "jinja2", "importlib.metadata", "pbem.wording"),
     *("xml.sax.saxutils", "urllib.request", "http.client", "email.parser", "ssl"),
 )
 
@@ -74,7 +79,7 @@ def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     moderator = Identity.generate("moderator")
     players = [Identity.generate(name).public() for name in ("alice", "bob", "carol")]
     made = {}
-    for name, (count, _) in GAMES.items():
+    for name, (count, _, _) in GAMES.items():
         folder = GameFolder.create(
             root / name, name, moderator, players[:count], {}, now=NOW, home=root / "home"
         )
@@ -103,7 +108,8 @@ def test_status_imports_none_of_the_game_code_it_does_not_show(
     imported = _imported(done.stderr)
     assert "pbem.engine" in imported  # the importtime listing is there at all
     package = "pbem_games." + name.replace("-", "_")
-    unwanted = {m if m == "difflib" else f"{package}.{m}" for m in GAMES[name][1]} | set(NEVER_FOR_STATUS)
+    _, own, others = GAMES[name]
+    unwanted = {f"{package}.{m}" for m in own} | set(others) | set(NEVER_FOR_STATUS)
     assert not imported & unwanted, sorted(imported & unwanted)
 
 
@@ -159,6 +165,19 @@ def test_a_reading_command_ends_without_the_teardown_but_after_the_exit_handlers
     assert done.returncode == 0, done.stderr
     assert "exit handler ran" in done.stdout
     assert "torn down" not in done.stdout  # the interpreter's tear-down was skipped
+
+
+def test_main_called_with_arguments_lets_the_caller_go_on(folders: dict[str, Path], tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "from pbem.cli import main\n"
+        "try:\n"
+        "    main(['status', sys.argv[1]])\n"
+        "except SystemExit as stop:\n"
+        "    print('caught', stop.code)\n"
+    )
+    done = _console([str(folders["symbiote"])], tmp_path, code=code)
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("caught 0"), (done.stdout, done.stderr)
 
 
 def test_a_writing_command_ends_as_python_does(tmp_path: Path) -> None:
