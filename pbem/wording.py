@@ -14,7 +14,6 @@ indentation, its list bullet and its ``#`` comment mark on the continuation line
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -70,6 +69,8 @@ def wrap_line(line: str, width: int = WIDTH) -> tuple[str, ...]:
     if len(follow) > width // 2:
         follow = indent[: width // 4] + comment
     body = line[len(head) :]
+    import textwrap  # here: `pbem status` needs the names, not the folding (start-up)
+
     folded = textwrap.wrap(
         body,
         width,
