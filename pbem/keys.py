@@ -100,6 +100,8 @@ def _signed_bytes(domain: str, data: bytes) -> bytes:
 _CACHE_LIMIT = 4096
 """Parsed public keys kept per process (a moderator meets a few per game)."""
 _verifiers: dict[bytes, Ed25519PublicKey] = {}
+_cards: dict[tuple[str, str, str, str], PublicCard] = {}
+"""Cards rebuilt from their JSON (name, sign, age, self_sig), by those four strings."""
 _recipients: dict[str, Any] = {}
 
 
@@ -193,7 +195,27 @@ class PublicCard:
 
     @classmethod
     def from_json(cls, data: dict[str, str]) -> PublicCard:
-        """Rebuild a card stored in a save file; raises FormatError if malformed."""
+        """Rebuild a card stored in a save file; raises FormatError if malformed.
+
+        A card is a value, the same for the same four strings: each is built once per
+        process (a turn reads the same few cards from every save it loads and writes)."""
+        try:
+            key = (data["name"], data["sign"], data["age"], data["self_sig"])
+        except (KeyError, TypeError):
+            key = None
+        if cls is not PublicCard or key is None or not all(type(part) is str for part in key):
+            return cls._from_json(data)  # raises FormatError, or a card no cache holds
+        card = _cards.get(key)
+        if card is None:
+            card = cls._from_json(data)
+            if len(_cards) >= _CACHE_LIMIT:
+                _cards.clear()
+            _cards[key] = card
+        return card
+
+    @classmethod
+    def _from_json(cls, data: dict[str, str]) -> PublicCard:
+        """:meth:`from_json`, the plain way (every call builds the card)."""
         try:
             card = cls(
                 name=data["name"],

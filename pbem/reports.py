@@ -423,11 +423,11 @@ def _plain_armour(block: str) -> bool:
         return False
     body = block[len(head) : -len(tail)]
     lines = body.split("\n")
+    # The same words as the lines: no white space but the line breaks, and no blank line.
     return (
-        not any(c in body for c in _ASCII_SPACE)
-        and "\x00" not in body
-        and "" not in lines
+        lines == body.split()
         and max(map(len, lines)) <= WIDTH
+        and "\x00" not in body
         and AGE_BEGIN not in body
         and AGE_END not in body
     )

@@ -1,0 +1,122 @@
+"""Work a turn does once instead of again (issue 13), each compared with the plain way: public
+key cards rebuilt from their JSON, the Jinja2 context of a render, the test that a private
+block is armour as age writes it."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem import keys, render
+from pbem.errors import FormatError
+from pbem.keys import Identity, PublicCard
+from pbem.reports import _ASCII_SPACE, _plain_armour
+from pbem.wording import WIDTH
+
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "60"))
+AGE_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
+AGE_END = "-----END AGE ENCRYPTED FILE-----"
+
+
+# ---- public key cards from JSON -----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def card() -> PublicCard:
+    return Identity.generate("alice").public()
+
+
+def test_a_card_from_json_is_built_once_and_is_the_plain_card(card: PublicCard) -> None:
+    data = card.to_json()
+    first = PublicCard.from_json(dict(data))
+    assert first == PublicCard._from_json(data) == card
+    assert PublicCard.from_json(dict(data)) is first  # the second read reuses it
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"sign": "zz"},  # not hex
+        {"sign": "ab" * 31},  # 31 bytes
+        {"self_sig": 5},  # not a string
+        {"name": None},  # not a string: never cached, still built the plain way
+        {"age": ["age1"]},  # unhashable
+    ],
+)
+def test_a_malformed_card_is_refused_or_built_as_before(card: PublicCard, change: dict[str, Any]) -> None:
+    data = dict(card.to_json(), **change)
+    try:
+        plain: PublicCard | None = PublicCard._from_json(data)
+    except FormatError as exc:
+        with pytest.raises(FormatError) as got:
+            PublicCard.from_json(data)
+        assert got.value.message == exc.message
+        plain = None
+    if plain is not None:
+        assert PublicCard.from_json(data) == plain
+        assert all(type(part) is str for part in next(reversed(keys._cards)))  # only strings are keys
+
+
+@pytest.mark.parametrize("data", [{}, [], "card", {"name": "a", "sign": "00"}])
+def test_what_is_not_a_card_record_is_refused(data: Any) -> None:
+    with pytest.raises(FormatError, match="malformed public key record"):
+        PublicCard.from_json(data)
+
+
+# ---- the Jinja2 context -------------------------------------------------------------------------
+def test_a_render_context_is_what_new_context_makes() -> None:
+    template = render._template("private.txt.j2")
+    data = {"player": "bob", "turn": 2, "events": [], "private_text": "x", "press": ()}
+    made: list[Any] = []
+    real = template.environment.context_class
+
+    class Recording(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    template.environment.context_class = Recording
+    try:
+        render._renderer.cache_clear()
+        text = render.render("private.txt.j2", **data)
+    finally:
+        template.environment.context_class = real
+        render._renderer.cache_clear()
+    expected = template.new_context(dict(template.globals, **data), shared=True)
+    (ctx,) = made
+    assert text == template.render(**data)
+    assert ctx.globals_keys == expected.globals_keys
+    assert ctx.parent == expected.parent and ctx.name == expected.name
+    assert ctx.blocks == expected.blocks and ctx.vars == expected.vars == {}
+
+
+# ---- armour as age writes it ---------------------------------------------------------------------
+def _reference(block: str) -> bool:
+    """The conditions :func:`_plain_armour` stands for, one by one."""
+    head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
+    if not (block.isascii() and block.startswith(head) and block.endswith(tail)):
+        return False
+    body = block[len(head) : -len(tail)]
+    lines = body.split("\n")
+    return (
+        not any(c in body for c in _ASCII_SPACE)
+        and "" not in lines
+        and all(len(line) <= WIDTH for line in lines)
+        and "\x00" not in body
+        and block.count(AGE_BEGIN) == 1
+        and block.count(AGE_END) == 1
+    )
+
+
+_LINE = st.text(alphabet="AB+/=\x00 \t\r\x0b\x0c\x1c\x1f\u00a0é-", max_size=8) | st.sampled_from(
+    ["A" * 64, "B" * WIDTH, "C" * (WIDTH + 1), AGE_BEGIN, AGE_END, "", "-----END"]
+)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(_LINE, min_size=1, max_size=6), st.sampled_from(["", "\n", " "]))
+def test_plain_armour_is_the_conditions_one_by_one(lines: list[str], end: str) -> None:
+    block = "\n".join([AGE_BEGIN, *lines, AGE_END]) + end
+    assert _plain_armour(block) == _reference(block)
