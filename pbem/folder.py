@@ -133,6 +133,9 @@ class Pending:
         self.target = target
         self.data = b""  # what stage_file wrote
         self.folder = os.path.dirname(target) or "."
+        self.folders: tuple[str, ...] = (self.folder,)
+        """The folders to fsync once it is named: its own, and the parent of each folder made
+        for it (a new folder's own name is durable only with its parent's fsync)."""
         self._staged = staged
         self._proc = proc
 
@@ -161,12 +164,17 @@ def stage_file(
     path: str | os.PathLike[str], data: bytes, mode: int = 0o644, hook: CrashHook | None = None
 ) -> Pending:
     """Write ``data`` as the future file ``path`` (its folder made as needed), not synced and
-    not yet named: the caller syncs it (:func:`sync_files`), names it (:meth:`Pending.name`)
-    and always closes it (:meth:`Pending.close`).  Crash point (``hook``, as
-    :func:`atomic_write`): "written".  Raises OSError."""
+    not yet named: the caller syncs it (:func:`sync_files`), names it (:meth:`Pending.name`),
+    syncs its :attr:`Pending.folders` and always closes it (:meth:`Pending.close`).  Crash
+    point (``hook``, as :func:`atomic_write`): "written".  Raises OSError."""
     target = os.fspath(path)
     folder = os.path.dirname(target) or "."
-    pending = _stage_unnamed(folder, target, mode) or _stage_named(folder, target, mode)
+    try:
+        pending = _stage_unnamed(folder, target, mode) or _stage_named(folder, target, mode)
+    except FileNotFoundError:  # the folder is new (a turn's orders/turn-NNNN/)
+        made = _make_folder(folder)
+        pending = _stage_unnamed(folder, target, mode) or _stage_named(folder, target, mode)
+        pending.folders = (*pending.folders, *made)
     try:
         write_fd(pending.fd, data)
         pending.data = data
@@ -177,17 +185,21 @@ def stage_file(
     return pending
 
 
-def _open_making_folder(path: str, flags: int, mode: int, folder: str) -> int:
-    """``os.open`` that makes the missing folder first (FileNotFoundError only then)."""
-    try:
-        return os.open(path, flags, mode)
-    except FileNotFoundError:
-        os.makedirs(folder, exist_ok=True)
-        return os.open(path, flags, mode)
+def _make_folder(folder: str) -> tuple[str, ...]:
+    """Make ``folder`` and its missing parents; returns the parents of the folders it made,
+    whose fsync makes their names durable.  Raises OSError."""
+    made = []
+    cursor = os.path.abspath(folder)
+    while not os.path.isdir(cursor) and cursor != os.path.dirname(cursor):
+        made.append(cursor)
+        cursor = os.path.dirname(cursor)
+    os.makedirs(folder, exist_ok=True)
+    return tuple(os.path.dirname(m) for m in made)
 
 
 def _stage_unnamed(folder: str, target: str, mode: int) -> Pending | None:
-    """:func:`stage_file` with ``O_TMPFILE``; None (nothing done) where it is not offered."""
+    """:func:`stage_file` with ``O_TMPFILE``; None (nothing done) where it is not offered.
+    Raises FileNotFoundError if ``folder`` does not exist."""
     if not _UNNAMED:
         return None
     try:  # this process's own descriptors, opened anew each time (a forked worker has its own)
@@ -195,7 +207,10 @@ def _stage_unnamed(folder: str, target: str, mode: int) -> Pending | None:
     except OSError:
         return None
     try:
-        fd = _open_making_folder(folder, os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0), mode, folder)
+        fd = os.open(folder, os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0), mode)
+    except FileNotFoundError:
+        os.close(proc)
+        raise
     except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), ...: the portable way
         os.close(proc)
         return None
@@ -204,9 +219,9 @@ def _stage_unnamed(folder: str, target: str, mode: int) -> Pending | None:
 
 def _stage_named(folder: str, target: str, mode: int) -> Pending:
     """:func:`stage_file` through a staging name beside the target (written in place: it is
-    never read)."""
+    never read).  Raises FileNotFoundError if ``folder`` does not exist."""
     staged = os.path.join(folder, f"{TEMP_PREFIX}stage-{os.path.basename(target)}.{os.getpid()}")
-    return Pending(_open_making_folder(staged, _STAGE, mode, folder), target, staged, None)
+    return Pending(os.open(staged, _STAGE, mode), target, staged, None)
 
 
 def create_file(
@@ -223,6 +238,7 @@ def create_file(
     :func:`atomic_write`): "written", "synced", "renamed".
     """
     pending = stage_file(path, data, mode, hook)
+    folders = pending.folders
     try:
         os.fsync(pending.fd)
         crash_point("synced", hook)
@@ -239,7 +255,8 @@ def create_file(
         crash_point("renamed", hook)
     finally:
         pending.close()
-    fsync_dir(pending.folder)
+    for folder in folders:
+        fsync_dir(folder)
 
 
 @functools.cache

@@ -417,7 +417,7 @@ def _replace_save(
         folders = {history}
         for pending in staged[:-1]:
             _name(pending, hook)
-            folders.add(pending.folder)
+            folders.update(pending.folders)
         for path in sorted(folders):
             fsync_dir(path)
         crash_point("synced", hook)

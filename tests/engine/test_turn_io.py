@@ -171,11 +171,24 @@ def test_history_folder_is_synced_before_the_save_is_renamed(
     )
     _submit_advance(table, table.folder, _next_text(table))
     save = table.folder.read()
+    game = table.folder.path.name
+    # turn 1 made orders/ and orders/turn-0001/: each new folder's parent is synced too
+    assert log == [
+        f"sync {game}",
+        "sync history",
+        "sync orders",
+        "sync turn-0001",
+        "rename save.json",
+        f"sync {game}",
+    ]
+    log.clear()
+    _submit_advance(table, table.folder, _next_text(table))
     assert log == [
         "sync history",
-        f"sync turn-{save.turn - 1:04d}",
+        "sync orders",
+        f"sync turn-{save.turn:04d}",
         "rename save.json",
-        f"sync {table.folder.path.name}",
+        f"sync {game}",
     ]
 
 
