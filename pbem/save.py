@@ -157,10 +157,14 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
     reads back the same)."""
     # The sealed secret is most of the body's bytes: it is encoded to JSON once, for both
     # the canonical bytes and the file's line (a string encodes the same in both).
-    secret = _line(body["secret"])
+    secret = _string_line(body["secret"])
     raw = _canonical_body(body, secret)
     signature = base64.b64encode(moderator.sign(SAVE_DOMAIN, raw)).decode()
-    fields = ",\n".join(f"  {_line(k)}: {secret if k == 'secret' else _line(body[k])}" for k in sorted(body))
+    quoted, lines = _QUOTED, []
+    for key in sorted(body):
+        name = quoted.get(key) or _line(key)
+        lines.append(f"  {name}: {secret if key == 'secret' else _line(body[key])}")
+    fields = ",\n".join(lines)
     tail = f' "format": {_line(FORMAT)},\n "signature": {_line(signature)}\n'
     data = f'{{\n "body": {{\n{fields}\n }},\n{tail}}}\n'.encode()
     saved = Save(body, "", raw, hashlib.sha256(data).hexdigest())
@@ -205,6 +209,22 @@ def _line(value: Any) -> str:
     (:func:`pbem.canonical.encoder`: the C encoder built once)."""
     text: str = _LINE(value)
     return text
+
+
+_QUOTED = {key: _line(key) for key in (*_BODY_FIELDS, *_OPTIONAL_FIELDS)}
+"""The body's field names as JSON strings, made once."""
+_NO_ESCAPE = bytes(range(0x20, 0x7F)).replace(b'"', b"").replace(b"\\", b"")
+"""The ASCII characters JSON writes as they are (json escapes ``"``, ``\\`` and controls)."""
+_AS_IS_AND_BREAKS = _NO_ESCAPE + b"\n"
+
+
+def _string_line(value: Any) -> str:
+    """:func:`_line` of ``value``, the same string; for an ASCII string whose only character
+    JSON escapes is the line break (the sealed secret's age armour, most of a save's bytes)
+    by one replacement in C instead of json's walk character by character."""
+    if type(value) is str and value.isascii() and not value.encode().translate(None, _AS_IS_AND_BREAKS):
+        return '"' + value.replace("\n", "\\n") + '"'
+    return _line(value)
 
 
 _CACHE_SIZE = 64
