@@ -172,6 +172,21 @@ def _whole(path: Path) -> bool:
         os.close(fd)
 
 
+_CHILD = getattr(Path, "_make_child_relpath", None)
+"""pathlib's own join of one plain name to a path (what its directory walks use), when this
+Python's pathlib has it."""
+
+
+def _child(folder: Path, name: str) -> Path:
+    """``folder / name`` for a file name the engine makes (a turn's folder, a report, an
+    order copy): the same Path, without parsing the name again where pathlib can join it
+    as a plain name; ``folder / name`` for anything else."""
+    if _CHILD is None or not name or name in (".", "..") or os.sep in name or (os.altsep or os.sep) in name:
+        return folder / name
+    child: Path = _CHILD(folder, name)
+    return child
+
+
 class GameFolder:
     """One game on disk.  Methods verify before they change anything.
 
@@ -186,6 +201,7 @@ class GameFolder:
     ) -> None:
         self.path = Path(path)
         self._save_path = self.path / SAVE_NAME  # built once: paths are joined on every turn
+        self._reports_root, self._orders_root = self.path / "reports", self.path / "orders"
         self._first_history = os.fspath(history_path(self.path, 0))
         self.seen = SeenRecord(home or default_home())
         self.lock = FolderLock(self.path)
@@ -232,10 +248,10 @@ class GameFolder:
         return self._save_path
 
     def reports_dir(self, turn: int) -> Path:
-        return self.path / "reports" / f"turn-{turn:04d}"
+        return _child(self._reports_root, f"turn-{turn:04d}")
 
     def orders_dir(self, turn: int) -> Path:
-        return self.path / "orders" / f"turn-{turn:04d}"
+        return _child(self._orders_root, f"turn-{turn:04d}")
 
     # ---- reading ---------------------------------------------------------------------------
     def read(self, expect_moderator: PublicCard | None = None) -> Save:
@@ -574,7 +590,7 @@ class GameFolder:
             "digest": signed.digest,
             "source": Path(source).name,
         }
-        archive = self.orders_dir(save.turn) / f"{name}.seq{header.seq}.txt"
+        archive = _child(self.orders_dir(save.turn), f"{name}.seq{header.seq}.txt")
         from pbem.orders import archive_copy
 
         sealed = archive_copy(text, moderator, save.moderator, source)
@@ -790,7 +806,7 @@ class GameFolder:
         texts = render_reports(game, views, events, ctx, moderator, [*save.players, None])
         names = [f"{name}.txt" for name in [*save.names, "public"]]
         write_folder(folder, dict(zip(names, texts, strict=True)))  # a new turn's at once
-        written += [folder / name for name in names]
+        written += [_child(folder, name) for name in names]
         for filename, content in game.pictures(public_view).items():
             atomic_write(folder / filename, name_seats(content, save.names), durable=False)
             written.append(folder / filename)
