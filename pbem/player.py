@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +35,16 @@ if TYPE_CHECKING:
     from pbem.engine import Loaded
     from pbem.orders import OrderHeader
     from pbem.rng import Rng
+    from pbem.signed_form import SignedForm
+
+
+def __getattr__(name: str) -> Any:
+    """``pbem.player.SignedForm``, for older callers: it lives in :mod:`pbem.signed_form`."""
+    if name == "SignedForm":
+        from pbem.signed_form import SignedForm
+
+        return SignedForm
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class KnownModerators:
@@ -396,19 +405,6 @@ def check_orders(
     return _validate(report, lines, source)
 
 
-@dataclass(frozen=True)
-class SignedForm:
-    """What :func:`sign_form` wrote, and what it did on the way."""
-
-    text: str
-    checked: int | None
-    """Orders accepted by the rules, or None when they were not checked."""
-    report: str | None
-    """Where the report they were checked against came from."""
-    sealed_to: str | None
-    """The moderator the file is sealed to (their name), or None when it is not sealed."""
-
-
 def sign_form(
     text: str,
     source: str,
@@ -430,6 +426,7 @@ def sign_form(
     seal to).
     """
     from pbem.orders import OrderHeader, fit_width, parse_draft, seal, sign
+    from pbem.signed_form import SignedForm
 
     draft = parse_draft(text, source)
     if draft.header.player.lower() != identity.name.lower():

@@ -77,7 +77,9 @@ def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A new game of each shipped game (turn 1, reports published), by name."""
     root = tmp_path_factory.mktemp("startup")
     moderator = Identity.generate("moderator")
-    players = [Identity.generate(name).public() for name in ("alice", "bob", "carol")]
+    alice = Identity.generate("alice")
+    alice.save(root / "alice.key")
+    players = [alice.public(), *(Identity.generate(name).public() for name in ("bob", "carol"))]
     made = {}
     for name, (count, _, _) in GAMES.items():
         folder = GameFolder.create(
@@ -111,6 +113,41 @@ def test_status_imports_none_of_the_game_code_it_does_not_show(
     _, own, others = GAMES[name]
     unwanted = {f"{package}.{m}" for m in own} | set(others) | set(NEVER_FOR_STATUS)
     assert not imported & unwanted, sorted(imported & unwanted)
+
+
+def test_read_imports_neither_the_order_code_nor_the_games_nor_the_signing_result(
+    folders: dict[str, Path], tmp_path: Path
+) -> None:
+    report = folders["symbiote"] / "reports" / "turn-0001" / "alice.txt"
+    key = folders["symbiote"].parent / "alice.key"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pbem", "read", str(report), "--key", str(key)],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "alice" in done.stdout and "BEGIN AGE" not in done.stdout  # opened: the private part shown
+    imported = _imported(done.stderr)
+    assert "pbem.player" in imported
+    unwanted = {"pbem.signed_form", "pbem.orders", "pbem.engine", "difflib", "jinja2", "importlib.metadata"}
+    assert not imported & unwanted, sorted(imported & unwanted)
+    assert not any(name.startswith("pbem_games.") for name in imported)
+
+
+def test_the_report_reader_makes_no_dataclass_of_its_own() -> None:
+    # Each frozen dataclass costs about 1 ms at import; pbem read imports pbem.player.
+    import dataclasses
+
+    import pbem.player
+    from pbem.signed_form import SignedForm
+
+    made = [
+        v for v in vars(pbem.player).values() if dataclasses.is_dataclass(v) and v.__module__ == "pbem.player"
+    ]
+    assert made == []
+    assert pbem.player.SignedForm is SignedForm  # still there for older callers
 
 
 def test_status_through_the_console_says_what_the_library_says(
