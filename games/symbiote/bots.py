@@ -18,23 +18,24 @@ _ORDER = SORT_KEY.__getitem__
 def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
     """Uniform choices among legal ones at each decision: take or draw (and, after a draw,
     finish now or wait to see the card), each further set or stopping, then the discard."""
-    sit = situation(view)
-    if not sit.my_turn:
+    # The situation's fields read once (a named tuple's field is a descriptor lookup each time).
+    _, my_turn, phase, held, top, can_draw, can_take, keep_taken, _ = situation(view)
+    if not my_turn:
         return []
     randbelow = rng.randbelow
     lines: list[str] = []
-    hand = list(sit.hand)
+    hand = list(held)
     taken: str | None = None
     action = None
-    if sit.phase == "act":
-        if sit.can_take:
-            action = ("take", "draw")[randbelow(2)] if sit.can_draw else "take"
-        elif sit.can_draw:
+    if phase == "act":
+        if can_take:
+            action = ("take", "draw")[randbelow(2)] if can_draw else "take"
+        elif can_draw:
             action = "draw"
         if action is not None:
             lines.append(action)
             if action == "take":
-                taken = sit.top
+                taken = top
                 hand.append(taken)  # type: ignore[arg-type]
             elif randbelow(len(hand) + 1) == 0:
                 # Uniform over order files: `draw` alone is one file, against about one
@@ -51,11 +52,11 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
             hand.remove(card)
         lines.append(set_line(sets[pick]))
     choices = sorted(set(hand), key=_ORDER)
-    if taken is not None and taken in choices and taken not in sit.hand:
+    if taken is not None and taken in choices and taken not in held:
         # The taken card may not go back, unless an identical card was held before; when it
         # is all that is left, discard_choices' rule applies (keep it, or discard it).
         choices.remove(taken)
-        if not choices and not sit.keep_taken:
+        if not choices and not keep_taken:
             choices = [taken]
     if action == "draw" and not choices:
         return ["draw"]

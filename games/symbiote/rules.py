@@ -26,12 +26,13 @@ State (JSON only; lists of cards are multisets, the top of a pile is its last el
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from pbem.game import Event, Resolution
 from pbem.rng import Rng
 
-from .cards import RANK, STEPS, SUIT, full_deck, set_value, show
+from .cards import RANK, STEPS, SUIT, full_deck, moves_marker, set_value, show
 
 State = dict[str, Any]
 
@@ -152,11 +153,16 @@ def marker_target(n: int, host: int, card: str, below: str | None, tens_always_m
 # Events are immutable values and a game says the same things again and again: each event
 # below is made once, under a key of the facts its text is written from, and then shared.
 # A table is emptied when it reaches _KEPT entries, so a long-lived process stays small.
-_KEPT = 8192
+# _KEPT holds every discard a game can say (how x seat x card x card below: at most
+# 2 x 4 x 52 x 53, about 22,000 entries), so a long run never starts over: with 8,192 the
+# discards' working set did not fit and about one discard in two was made again (issue 13).
+_KEPT = 24576
 _SAID: dict[tuple[Any, ...], Event] = {}
-"""Public events by (kind, seat, card, ...)."""
-_TOLD: dict[tuple[Any, ...], Event] = {}
-"""Private events (``to`` one seat) by (seat, card, ...)."""
+"""Public events by (kind, seat, card, ...): takes (at most 4 x 52); discards are in _DISCARDS."""
+_TOLD: dict[tuple[int, str], Event] = {}
+"""Private events of one drawn card by (seat, card): at most 4 x 52.  Draws of several cards
+rarely repeat (thousands of orders), so their events are made each time."""
+_TEXT = attrgetter("text")
 
 
 def _said(key: tuple[Any, ...], text: str) -> Event:
@@ -169,11 +175,11 @@ def _said(key: tuple[Any, ...], text: str) -> Event:
 
 def _you_drew(seat: int, drawn: list[str]) -> Event:
     """The private event telling ``seat`` which cards it drew."""
-    key = (seat, *drawn)
+    if len(drawn) != 1:
+        return Event(f"You drew {show(drawn)}.", (seat,))
+    key = (seat, drawn[0])
     found = _TOLD.get(key)
     if found is None:
-        if len(_TOLD) >= _KEPT:
-            _TOLD.clear()
         found = _TOLD[key] = Event(f"You drew {show(drawn)}.", (seat,))
     return found
 
@@ -193,38 +199,50 @@ def _moved(card: str, target: int) -> Event:
     return found
 
 
+_DISCARDS: dict[tuple[str, int, str, str | None], tuple[Event, bool, bool]] = {}
+"""A discard's facts (how, seat, card, the card below or None) -> (its public event, whether
+it is a ten, whether it matches the card below); at most 2 x 4 x 52 x 53 (see _KEPT)."""
+
+
+def _discarded(key: tuple[str, int, str, str | None]) -> tuple[Event, bool, bool]:
+    """Make, remember and return :data:`_DISCARDS`' entry for ``key``."""
+    how, seat, card, below = key
+    ten = RANK[card] == 10
+    matches = moves_marker(card, below)
+    if ten:
+        text = f"{who(seat)} {how} {card}, a parasite: it is set aside out of play."
+    elif below is None:
+        text = f"{who(seat)} {how} {card} onto the empty discard pile."
+    elif matches:
+        text = f"{who(seat)} {how} {card} on {below}: Sym-biote!"
+    else:
+        text = f"{who(seat)} {how} {card} on {below}."
+    if len(_DISCARDS) >= _KEPT:
+        _DISCARDS.clear()
+    found = _DISCARDS[key] = (Event(text), ten, matches)
+    return found
+
+
 def discard_card(state: State, seat: int, card: str, events: list[Event], how: str = "discards") -> None:
     """Put ``card`` (already out of the hand) on the discard pile, or aside if it is a ten,
-    and move the marker when the rules say so."""
+    and move the marker when the rules say so: a card matching the one below in suit or rank
+    moves it (cards.moves_marker), a ten also when it matches nothing unless the option
+    tens-always-move is off (as :func:`marker_target` says for forms and bots)."""
     pile = state["discard"]
-    below = pile[-1] if pile else None
-    rank = RANK[card]
-    if (below is not None and (rank == RANK[below] or SUIT[card] == SUIT[below])) or (
-        rank == 10 and state["opt"]["tens-always-move"]
-    ):
-        target: int | None = (state["host"] + STEPS[card]) % state["n"]
-    else:
-        target = None
-    key = (how, seat, card, below, target is None)
-    said = _SAID.get(key)
-    if rank == 10:
+    key = (how, seat, card, pile[-1] if pile else None)
+    said, ten, matches = _DISCARDS.get(key) or _discarded(key)
+    events.append(said)
+    if ten:
         state["aside"] = [*state["aside"], card]
-        if said is None:
-            said = _said(key, f"{who(seat)} {how} {card}, a parasite: it is set aside out of play.")
+        if not matches and not state["opt"]["tens-always-move"]:
+            return
     else:
         pile.append(card)
-        if said is None:
-            if below is None:
-                said = _said(key, f"{who(seat)} {how} {card} onto the empty discard pile.")
-            elif target is not None:
-                said = _said(key, f"{who(seat)} {how} {card} on {below}: Sym-biote!")
-            else:
-                said = _said(key, f"{who(seat)} {how} {card} on {below}.")
-    events.append(said)
-    if target is not None:
-        state["host"] = target
-        state["parasite"] = rank == 10
-        events.append(_moved(card, target))
+        if not matches:
+            return
+    target = state["host"] = (state["host"] + STEPS[card]) % state["n"]
+    state["parasite"] = ten
+    events.append(_moved(card, target))
 
 
 # ---------------------------------------------------------------------------- turns
@@ -347,7 +365,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         hand.append(card)
         said = _DRAWS_ONE[seat] if seat < 4 else Event(f"{who(seat)} draws a card.")
         events.append(said)
-        events.append(_you_drew(seat, [card]))
+        events.append(_TOLD.get((seat, card)) or _you_drew(seat, [card]))
         texts.append(said.text)
         if order.get("wait"):
             s["phase"] = "play"
@@ -369,7 +387,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             raise ValueError(f"discard {card} not in hand") from None
         start = len(events)
         discard_card(s, seat, card, events)  # its events are public
-        texts += [e.text for e in events[start:]]
+        texts += map(_TEXT, events[start:])
     elif hand:
         said = _KEEPS[seat] if seat < 4 else Event(f"{who(seat)} keeps the card taken and discards nothing.")
         events.append(said)
