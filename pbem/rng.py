@@ -12,7 +12,9 @@ Speed (issue 13): a block's words are kept in a list, the next one last, and
 exact rejection limit only for words at the very top of the range (one in 2**32), because
 every smaller word is under every such limit; :meth:`Rng.shuffle` does the same inline.
 The key is derived at the first draw, not when the generator is made, so a generator that
-never draws costs no hash.
+never draws costs no hash, and the first block is read in two parts (its first 17 words
+take one Keccak permutation, all 32 take two), so one that draws a few numbers, as most
+do, costs one permutation.
 The stream is exactly the plain construction's (``tests/test_rng_stream.py`` keeps the
 plain implementation and compares every kind of call, rejected words included).  A bound
 above 2**64, where every word would be rejected, raises ValueError instead of looping.
@@ -35,6 +37,15 @@ _DOMAIN = b"pbem-rng/v1\x00"
 _WORDS = 32
 _BLOCK = 8 * _WORDS
 _UNPACK_REVERSED = struct.Struct(f"<{_WORDS}Q").unpack
+_HEAD_WORDS = 17
+"""SHAKE-256 gives 136 bytes (its rate) per Keccak permutation: a block's first 17 words cost
+one permutation, all 32 two."""
+_HEAD = 8 * _HEAD_WORDS
+_UNPACK_HEAD_REVERSED = struct.Struct(f"<{_HEAD_WORDS}Q").unpack
+_UNPACK_TAIL_REVERSED = struct.Struct(f"<{_WORDS - _HEAD_WORDS}Q").unpack
+_FIRST = (0).to_bytes(8, "big")
+_TAIL_NEXT = -1
+"""``_counter`` while block 0's last 15 words are still to be read."""
 _TOP = 1 << 64
 _SMALL = 1 << 32
 _SAFE = _TOP - _SMALL
@@ -90,11 +101,26 @@ class Rng:
         """An independent generator derived from this one's key and a label."""
         return Rng(self._derived() + b"\x00fork\x00" + label.encode())
 
-    def _refill(self) -> None:
-        """Put the next block's words into ``_words`` (which is empty), the first one last:
-        the block read backwards as little-endian words is its big-endian words in reverse."""
-        block = _shake_256(self._derived() + self._counter.to_bytes(8, "big")).digest(_BLOCK)
-        self._counter += 1
+    def _refill(self, whole: bool = False) -> None:
+        """Put the next words of the stream into ``_words`` (which is empty), the first one
+        last: bytes read backwards as little-endian words are their big-endian words in
+        reverse.  Block 0 comes in two parts, its first 17 words and then the other 15 (an
+        extendable-output function's longer output starts with its shorter one, so these are
+        the block's words); every later block comes whole, and so does block 0 when ``whole``
+        says that more than its first part will be drawn (a shuffle of a deck, say)."""
+        counter = self._counter
+        if counter == 0 and not whole:
+            head = _shake_256(self._derived() + _FIRST).digest(_HEAD)
+            self._counter = _TAIL_NEXT
+            self._words.extend(_UNPACK_HEAD_REVERSED(head[::-1]))
+            return
+        if counter == _TAIL_NEXT:
+            tail = _shake_256(self._derived() + _FIRST).digest(_BLOCK)[_HEAD:]
+            self._counter = 1
+            self._words.extend(_UNPACK_TAIL_REVERSED(tail[::-1]))
+            return
+        block = _shake_256(self._derived() + counter.to_bytes(8, "big")).digest(_BLOCK)
+        self._counter = counter + 1
         self._words.extend(_UNPACK_REVERSED(block[::-1]))
 
     def _next64(self) -> int:
@@ -152,6 +178,8 @@ class Rng:
                 items[i], items[j] = items[j], items[i]
             return
         words = self._words
+        if not words and self._counter == 0 and size - 1 > _HEAD_WORDS:
+            self._refill(whole=True)  # a fresh generator's first block, read at once
         for i in range(size - 1, 0, -1):
             if not words:
                 self._refill()

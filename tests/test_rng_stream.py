@@ -194,3 +194,45 @@ def test_the_key_is_derived_at_the_first_draw_from_the_material_given() -> None:
         pass
     else:
         raise AssertionError("Rng accepted a str")
+
+
+def test_the_first_block_comes_in_two_parts_with_the_same_words(monkeypatch: Any) -> None:
+    """A generator that draws at most 17 words (as a bot's step or a turn's does) reads one
+    SHAKE-256 rate (136 bytes, one permutation) instead of the whole 256-byte block; its
+    18th word reads the rest of block 0, and every word is the plain construction's."""
+    import pbem.rng as rng_module
+
+    asked: list[int] = []
+    real = rng_module._shake_256
+
+    class Counting:
+        def __init__(self, data: bytes) -> None:
+            self._hash = real(data)
+
+        def digest(self, length: int) -> bytes:
+            asked.append(length)
+            return self._hash.digest(length)
+
+    monkeypatch.setattr(rng_module, "_shake_256", Counting)
+    fast, plain = Rng(b"bench-bot/3/4"), PlainRng(b"bench-bot/3/4")
+    words = [fast._next64() for _ in range(17)]
+    assert asked == [136]
+    words += [fast._next64() for _ in range(50)]  # the rest of block 0, then blocks 1 and 2
+    assert asked == [136, 256, 256, 256]
+    assert words == [plain._next64() for _ in range(67)]
+    for size, reads in ((18, [136]), (19, [256]), (30, [256]), (52, [256, 256])):
+        # A fresh generator's shuffle that needs more than 17 words reads block 0 at once.
+        asked.clear()
+        shuffled, plain_shuffled = list(range(size)), list(range(size))
+        Rng(b"deck").shuffle(shuffled)
+        PlainRng(b"deck").shuffle(plain_shuffled)
+        assert (shuffled, asked) == (plain_shuffled, reads)
+    drawn = Rng(b"deck")
+    first = [drawn.randbelow(7) for _ in range(5)]
+    rest = list(range(40))
+    drawn.shuffle(rest)  # across the seam inside one call
+    plain_drawn = PlainRng(b"deck")
+    plain_rest = list(range(40))
+    assert first == [plain_drawn.randbelow(7) for _ in range(5)]
+    plain_drawn.shuffle(plain_rest)
+    assert rest == plain_rest
