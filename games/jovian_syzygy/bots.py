@@ -82,18 +82,17 @@ def _corner_choice(view: View, ranked: list[str]) -> list[str]:
 def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
     """A uniformly random legal step at a time, stopping at random, sometimes with a fallback;
     at setup, the vacant corners in a random order."""
-    if view.public.get("phase") == "corners":
-        free = corners.vacant(view.public["where"])
+    public, seat = view.public, view.seat
+    if public.get("phase") == "corners":
+        free = corners.vacant(public["where"])
         rng.shuffle(free)
         return _corner_choice(view, free)
-    public, seat = view.public, view.seat
     if seat is None:
         raise ValueError("a bot needs a seat's view")
     # The turn's parts as start_turn makes them (no Turn object: the bot walks the parts).
     where, psi, moves, stormed = public["where"][seat], public["psi"][seat], 0, False
     limit = int(public["options"].get("max-extra-moves", 0))
-    sats = list(public["sats"])
-    key = tuple(sats)
+    key = tuple(public["sats"])
     lines: list[str] = []
     waste_points: list[tuple[str, int, int, bool]] = []  # the turn before each move
     spaces: dict[str, tuple[str, ...]] | None = None  # boardings(key), once it is needed
@@ -128,11 +127,11 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
         options_now = _choices(w, m + 1, p - 1 if m >= 1 else p, st, limit, key)
         if options_now:
             kind, target, text = rng.choice(options_now)
-            fallback = [[kind, target] if target else [kind]]
-            points = [Turn(seat, w, p, m, st, limit) for w, p, m, st in waste_points]
-            if fallback_problem(points[0], fallback, sats) is None or any(
-                fallback_problem(pt, fallback, sats) is None for pt in points
-            ):
+            fallback, sats = [[kind, target] if target else [kind]], list(key)
+            # Whether it could ever be used: after any move (each move's Turn made only when
+            # it is asked about; the first move first).
+            points = (Turn(seat, w, p, m, st, limit) for w, p, m, st in waste_points)
+            if any(fallback_problem(pt, fallback, sats) is None for pt in points):
                 lines.append("if wasted: try " + text)
     return lines or ["pass"]
 

@@ -284,8 +284,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     for line in lines:
         known = _STEP_LINES.get(line.text)
         if known is not None:  # a line of steps read before (below): its text and steps again
-            text = known[0]
-            parsed = [list(step) for step in known[1]]
+            text, parsed = known  # each step copied as it is taken (below)
         else:
             text = line.text.strip()
             low = text.lower()
@@ -321,15 +320,16 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                     raise _Bad(
                         IllegalOrderError, f"corners are chosen at setup; you are {_place(turn.where)} now"
                     )
-                parsed = _read(parse_steps, text) or []
+                parsed = tuple(map(tuple, _read(parse_steps, text) or ()))
             except _Bad as bad:
                 errors.append(bad.kind(line, bad.message, bad.suggestion))
                 continue
-            if len(line.text) <= _READ_CACHED:  # the steps as read (the loop below may pop)
+            if len(line.text) <= _READ_CACHED:  # the steps as read
                 if len(_STEP_LINES) >= _STEP_LINES_KEPT:
                     _STEP_LINES.clear()
-                _STEP_LINES[line.text] = (text, tuple(tuple(step) for step in parsed))
-        for step in parsed:
+                _STEP_LINES[line.text] = (text, parsed)
+        for read in parsed:
+            step = list(read)  # the plan's own (a 'leave io' step loses its moon below)
             if len(step) == 3:
                 # 'leave MOON to SPACE': the moon must be the one ridden.
                 moon = step.pop()

@@ -242,12 +242,15 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     push = opts.get("ride", "stay") == "push"
     limit = int(opts.get("max-extra-moves", 0))  # as start_turn reads it
     spaces: list[str] = []  # where a turn added or removed a space's storms
+    known, append = _EVENTS, events.append
     for seat in seats:
         turn = Turn(seat, where[seat], psi[seat], 0, False, limit)
         log = play_turn(turn, orders.get(seat, _NO_PLAN), sats, storms, rng, push, spaces)
         if not log:
             log = [f"{player(seat)} does nothing."]
-        events += map(Event, log)
+        for text in log:  # _event(text), inlined: about a dozen a round
+            event = known.get(text)
+            append(_event(text) if event is None else event)
         where[seat], psi[seat] = turn.where, turn.psi
     # Kept in name order, as a save read back has them (the same keys: nothing to do).
     if spaces and storms.keys() != state["storms"].keys():
@@ -257,6 +260,27 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         new["step"] = step + 1
         return Resolution(new, tuple(events))
     return Resolution(*_end_round(new, events))
+
+
+_EVENTS: dict[str, Event] = {}
+"""Events of short texts made before, by their text (:func:`_event`)."""
+_EVENTS_KEPT = 8192
+"""Most events kept in :data:`_EVENTS` (emptied when full: no game can fill memory)."""
+_EVENT_CACHED = 100
+"""Texts up to this long are kept: a turn's texts are few and short (a long fallback's is not)."""
+
+
+def _event(text: str) -> Event:
+    """``Event(text)``, the same object for the same short text (an Event is frozen: the
+    rounds that report the same text may share it; making one costs more than finding it)."""
+    event = _EVENTS.get(text)
+    if event is None:
+        event = Event(text)
+        if len(text) <= _EVENT_CACHED:
+            if len(_EVENTS) >= _EVENTS_KEPT:
+                _EVENTS.clear()
+            _EVENTS[text] = event
+    return event
 
 
 _NO_PLAN: dict[str, Any] = {"steps": [], "fallback": None}
@@ -276,18 +300,23 @@ def _choose_corners(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolu
 
 def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, ...]]:
     """After the round's last plan: satellites move, riders gain Psi, the end is checked and
-    the next round starts with the next seat."""
+    the next round starts with the next seat.  ``state`` is :func:`resolve`'s new state (its
+    own dict and Psi list), brought up to date in place and returned."""
     n = state["players"]
-    sats = moved(state["sats"])
+    after, event, lines = _round_end(tuple(state["sats"]))
+    sats = list(after)
     where = state["where"]
-    psi = list(state["psi"])
+    psi = state["psi"]
     last_gain = list(state["last_gain"])
-    events.append(_satellites_move(tuple(sats)))
+    events.append(event)
     awards: list[Any] = [None] * n
     for seat in _order(state["first"], n):
-        if where[seat] not in board.TRACK_BY_MOON:
+        moon = where[seat]
+        if moon not in board.TRACK_BY_MOON:
             continue
-        line = award_line(sats, where[seat])
+        line = lines.get(moon, _UNKNOWN)
+        if line is _UNKNOWN:  # the first rider of this satellite here
+            line = lines[moon] = award_line(sats, moon)
         if line is None:
             continue
         moons, eclipse = line
@@ -306,18 +335,17 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
         if same:
             text += ", but the same satellite as at the last gain: only 1"
         events.append(Event(f"{text}; +{gain} Psi (now {psi[seat]})."))
-    new = {
-        **state,
-        "round": state["round"] + 1,
-        "rounds_played": state["rounds_played"] + 1,
-        "first": (state["first"] + 1) % n,
-        "sats": sats,
-        "psi": psi,
-        "last_gain": last_gain,
-        "awards": awards,
-        "award_sats": list(sats),
-        "over": False,
-    }
+    new = state  # the keys in the order they had, award_sats last if it is new
+    new.update(
+        round=state["round"] + 1,
+        rounds_played=state["rounds_played"] + 1,
+        first=(state["first"] + 1) % n,
+        sats=sats,
+        last_gain=last_gain,
+        awards=awards,
+        award_sats=list(after),
+        over=False,
+    )
     if "step" in state:
         new["step"] = 0
     new["over"] = _ends(new)
@@ -329,9 +357,22 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
 
 
 @lru_cache(maxsize=8192)
-def _satellites_move(sats: tuple[int, ...]) -> Event:
-    """The event of the satellites' move to ``sats`` (one per position, made once: an Event
-    is frozen, so every round that moves them there may share it)."""
+def _round_end(sats: tuple[int, ...]) -> tuple[tuple[int, ...], Event, dict[str, Award | None]]:
+    """What the satellites' move from ``sats`` gives, worked out once per position (the memo
+    holds all 6,048): where they go (:func:`moved`), its event, and a dict that
+    :func:`_end_round` fills with each satellite's :func:`award_line` there (by moon) when
+    someone first rides it there.  An Event is frozen, so every round that moves the
+    satellites from one position may share it; do not change the answer otherwise."""
+    after = moved(list(sats))
+    return tuple(after), _satellites_move(after), {}
+
+
+_UNKNOWN: Any = object()
+"""A satellite's award line not yet looked up (:func:`_round_end`)."""
+
+
+def _satellites_move(sats: list[int]) -> Event:
+    """The event of the satellites' move to ``sats``."""
     return Event(
         "The satellites move: "
         + ", ".join(f"{t.title} to segment {s + 1}" for t, s in zip(board.TRACKS, sats, strict=True))
@@ -351,7 +392,7 @@ def _ends(state: State) -> bool:
         if opts.get("solo", "timed") == "timed":
             return played >= SOLO_TIMED_ROUNDS
         return state["psi"][0] >= SOLO_TARGET
-    return any(p > WIN_ABOVE for p in state["psi"])
+    return max(state["psi"]) > WIN_ABOVE  # anyone above (a game has a seat or more)
 
 
 def summarise(state: State) -> Outcome | None:

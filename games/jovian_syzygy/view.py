@@ -33,10 +33,14 @@ COLUMNS = 84
 def observe(state: dict[str, Any], seat: int | None) -> View:
     """Copy in what anyone may see: positions, Psi, storms, the last awards, the round."""
     order = list(_order(state["first"], state["players"]))  # turn_order
-    storms = state["storms"]
+    # The usual cases of _public_options, _public_storms and _public_awards first, inline
+    # (their answers as those functions give them; each of them says why).
+    options, storms, awards, last = state["options"], state["storms"], state["awards"], _last_storms
     public = {
         "players": state["players"],
-        "options": _public_options(state),
+        "options": options.copy()
+        if type(options) is dict and tuple(options) == _OPTION_KEYS
+        else _public_options(state),
         "round": state["round"],
         "rounds_played": state["rounds_played"],
         "first": state["first"],
@@ -45,8 +49,12 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         "where": list(state["where"]),
         "psi": list(state["psi"]),
         "last_gain": list(state["last_gain"]),
-        "storms": _public_storms(storms),
-        "awards": _public_awards(state["awards"]),
+        "storms": last[1].copy()
+        if last is not None and type(storms) is dict and storms == last[0]
+        else _public_storms(storms),
+        "awards": list(awards)
+        if type(awards) is list and awards.count(None) == len(awards)
+        else _public_awards(awards),
         "over": bool(state["over"]),
     }
     # Keys only where they say something, so that positions saved before them read the same.

@@ -1,0 +1,229 @@
+"""Issue 13, a third round: the memos and inlined cases in resolve, views and validation give
+exactly what the plain way gives (each checked against the code it replaced, kept here)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jov_helpers import lines_of, make_state
+
+from pbem.game import Event
+from pbem.rng import Rng
+from pbem_games.jovian_syzygy import GAME, board, rules, view
+from pbem_games.jovian_syzygy import orders as orders_module
+from pbem_games.jovian_syzygy.lines import line_value
+
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "60"))
+
+positions = st.tuples(st.integers(0, 2), st.integers(0, 5), st.integers(0, 11), st.integers(0, 27))
+places = st.sampled_from([*board.SPACE_NAMES, *board.MOONS])
+gains = st.one_of(st.none(), st.sampled_from(board.MOONS))
+
+
+def _ref_end_round(state: dict[str, Any], events: list[Event]) -> tuple[dict[str, Any], tuple[Event, ...]]:
+    """The round's end as it was before the per-position memo (every award looked up anew)."""
+    n = state["players"]
+    sats = rules.moved(state["sats"])
+    where, psi, last_gain = state["where"], list(state["psi"]), list(state["last_gain"])
+    events.append(
+        Event(
+            "The satellites move: "
+            + ", ".join(f"{t.title} to segment {s + 1}" for t, s in zip(board.TRACKS, sats, strict=True))
+            + "."
+        )
+    )
+    awards: list[Any] = [None] * n
+    for seat in rules.turn_order(state):
+        if where[seat] not in board.TRACK_BY_MOON:
+            continue
+        line = rules.award_line(sats, where[seat])
+        if line is None:
+            continue
+        moons, eclipse = line
+        worth = line_value(len(moons), eclipse)
+        same = last_gain[seat] == where[seat]
+        gain = 1 if same else worth
+        psi[seat] += gain
+        last_gain[seat] = where[seat]
+        awards[seat] = {"moons": list(moons), "eclipse": eclipse, "psi": gain, "same": same}
+        text = f"Player {seat + 1} on {moons[0].capitalize()}: syzygy " + " - ".join(
+            m.capitalize() for m in moons
+        )
+        if eclipse:
+            text += " - Jupiter (eclipse +3)"
+        text += f", worth {worth}"
+        if same:
+            text += ", but the same satellite as at the last gain: only 1"
+        events.append(Event(f"{text}; +{gain} Psi (now {psi[seat]})."))
+    new = {
+        **state,
+        "round": state["round"] + 1,
+        "rounds_played": state["rounds_played"] + 1,
+        "first": (state["first"] + 1) % n,
+        "sats": sats,
+        "psi": psi,
+        "last_gain": last_gain,
+        "awards": awards,
+        "award_sats": list(sats),
+        "over": False,
+    }
+    if "step" in state:
+        new["step"] = 0
+    new["over"] = rules._ends(new)
+    if new["over"]:
+        summary = rules.summarise(new)
+        assert summary is not None
+        events.append(Event(f"The game ends: {summary.summary}"))
+    return new, tuple(events)
+
+
+@settings(max_examples=EXAMPLES * 2, deadline=None)
+@given(
+    positions,
+    st.lists(places, min_size=1, max_size=4),
+    st.lists(gains, min_size=4, max_size=4),
+    st.lists(st.integers(0, 20), min_size=4, max_size=4),
+    st.integers(0, 3),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_round_end_is_what_the_plain_way_gives(
+    sats: tuple[int, ...],
+    where: list[str],
+    last_gain: list[str | None],
+    psi: list[int],
+    first: int,
+    sequential: bool,
+    twice: bool,
+) -> None:
+    """Satellites moved, awards, Psi, events and the end as before, for a position seen for
+    the first time and again (the memo's answers, and awards it has looked up already)."""
+    n = len(where)
+    state = make_state(
+        where, sats=sats, psi=psi[:n], last_gain=last_gain[:n], first=first % n, rounds_played=7
+    )
+    if sequential:
+        state["step"] = n - 1
+    if not twice:
+        rules._round_end.cache_clear()
+    for _ in range(2):
+        expected = _ref_end_round(dict(state), [Event("before")])
+        mine = dict(state, psi=list(state["psi"]))  # as resolve hands it over: its own dict and Psi
+        got = rules._end_round(mine, [Event("before")])
+        assert got[0] == expected[0] and list(got[0]) == list(expected[0])  # the keys' order too
+        assert got[1] == expected[1]
+        assert state["psi"] == psi[:n]  # the state given to resolve is not changed
+
+
+def test_the_round_end_memo_is_the_move_and_its_event() -> None:
+    rules._round_end.cache_clear()
+    for sats in [(0, 0, 0, 0), (2, 5, 11, 27), (1, 3, 7, 20)]:
+        after, event, lines = rules._round_end(sats)
+        assert after == tuple(rules.moved(list(sats)))
+        assert event == Event(
+            "The satellites move: "
+            + ", ".join(f"{t.title} to segment {s + 1}" for t, s in zip(board.TRACKS, after, strict=True))
+            + "."
+        )
+        assert lines == {}  # award lines are looked up by the first rider only
+        assert rules._round_end(sats)[1] is event
+
+
+def test_a_round_fills_the_award_lines_it_reads_from_the_line_search() -> None:
+    rules._round_end.cache_clear()
+    state = make_state(["io", "europa", "NE"], sats=(1, 3, 7, 20))
+    rules._end_round(dict(state, psi=list(state["psi"])), [])
+    after, _, lines = rules._round_end((1, 3, 7, 20))
+    assert set(lines) == {"io", "europa"}
+    for moon, line in lines.items():
+        assert line == rules.search_award_line(after, moon)
+
+
+def test_events_of_the_same_short_text_are_shared_and_bounded(monkeypatch: Any) -> None:
+    rules._EVENTS.clear()
+    first = rules._event("Player 1 makes a cosmic storm in D-3.")
+    assert first == Event("Player 1 makes a cosmic storm in D-3.")
+    assert rules._event("Player 1 makes a cosmic storm in D-3.") is first
+    long = "Player 1 tries the fallback: " + ", ".join(["move D-3"] * 20) + "."
+    assert rules._event(long) == Event(long) and long not in rules._EVENTS
+    monkeypatch.setattr(rules, "_EVENTS_KEPT", 3)
+    for k in range(10):
+        assert rules._event(f"text {k}") == Event(f"text {k}")
+        assert len(rules._EVENTS) <= 3
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(places, min_size=2, max_size=4), positions, st.binary(min_size=1, max_size=4))
+def test_resolve_reports_the_events_its_turns_log(
+    where: list[str], sats: tuple[int, ...], seed: bytes
+) -> None:
+    """Every event of a round (shared or new) equals the Event of its text, as the plain
+    ``map(Event, log)`` made them, whatever was remembered before."""
+    state = make_state(where, sats=sats, storms={"D-3": 1})
+    orders = {seat: {"steps": [["storm"]], "fallback": None} for seat in range(len(where))}
+    for clear in (True, False):
+        if clear:
+            rules._EVENTS.clear()
+        got = rules.resolve(state, orders, Rng(seed))
+        assert all(type(e) is Event and e == Event(e.text) and e.to is None for e in got.events)
+        assert [e.text for e in got.events] == [
+            e.text for e in rules.resolve(state, orders, Rng(seed)).events
+        ]
+
+
+option_values = st.one_of(
+    st.integers(0, 3), st.floats(0, 3), st.booleans(), st.sampled_from(["stay", "push"])
+)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.permutations(rules.OPTION_KEYS),
+    st.dictionaries(st.sampled_from(rules.OPTION_KEYS), option_values),
+    st.dictionaries(
+        st.sampled_from(board.SPACE_NAMES[:12]), st.one_of(st.integers(0, 3), st.just(True)), max_size=6
+    ),
+    st.lists(
+        st.one_of(st.none(), st.just({"moons": ["io", "europa"], "eclipse": True, "psi": 5, "same": False}))
+    ),
+)
+def test_a_views_options_storms_and_awards_are_the_helpers_answers(
+    keys: list[str], values: dict[str, Any], storms: dict[str, Any], awards: list[Any]
+) -> None:
+    """observe's inlined usual cases answer as _public_options, _public_storms and
+    _public_awards do (to each value's type and the keys' order), seat after seat, and
+    each view has its own copies."""
+    state = make_state(["NE", "SE"])
+    state["options"] = {k: values.get(k, state["options"][k]) for k in keys}
+    state["storms"], state["awards"] = storms, awards or [None, None]
+    for seat in (0, 1, 0):
+        public = GAME.observe(state, seat).public
+        for key, helper in (
+            ("options", lambda: view._public_options(state)),
+            ("storms", lambda: view._storms_shown(state["storms"])),
+            ("awards", lambda: view._public_awards(state["awards"])),
+        ):
+            want = helper()
+            assert list(public[key].items() if key != "awards" else public[key]) == list(
+                want.items() if key != "awards" else want
+            )
+            assert [type(v) for v in (public[key].values() if key != "awards" else public[key])] == [
+                type(v) for v in (want.values() if key != "awards" else want)
+            ]
+            assert public[key] is not state[key]
+        public["storms"]["D-1"] = 9
+        public["options"]["ride"] = "changed"
+
+
+def test_validated_steps_are_the_plans_own() -> None:
+    """A plan's steps are new lists each time (a remembered line's steps are not handed out)."""
+    orders_module._STEP_LINES.clear()
+    v = GAME.observe(make_state(["io", "NE"], sats=(0, 0, 0, 0), psi=[5, 3]), 0)
+    first = GAME.validate(v, lines_of("leave io to A-1"))
+    first["steps"][0].append("changed")
+    again = GAME.validate(v, lines_of("leave io to A-1"))
+    assert again == {"steps": [["move", "A-1"]], "fallback": None}
+    assert orders_module._STEP_LINES["leave io to A-1"] == ("leave io to A-1", (("move", "A-1", "io"),))
