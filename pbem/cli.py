@@ -2,16 +2,18 @@
 
 Only click is imported at start-up; each command imports what it needs, so ``pbem --help``
 stays fast.  Domain errors (pbem.errors) are turned into messages and exit codes in one
-place, :class:`PbemGroup`: 0 success, 1 rejected input, 2 usage, 3 an unexpected error (a
-bug: one line, the traceback only with ``PBEM_DEBUG=1``).
+place, :class:`PbemGroup`: 0 success, 1 rejected input, 2 usage (or the system refused a write:
+a full disk, a failing device), 3 an unexpected error (a bug: one line, the traceback only
+with ``PBEM_DEBUG=1``).
 """
 
 from __future__ import annotations
 
+import errno
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import click
 
@@ -20,6 +22,34 @@ from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, MODERATOR_KEY
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+SYSTEM_REFUSED = frozenset(
+    getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EIO", "EROFS", "EFBIG") if hasattr(errno, name)
+)
+"""What a command cannot do because of the machine, not of pbem or its input: a full disk or
+quota, a failing device, a read-only file system, a file too large for it (exit code 2, with
+what to do, instead of the bug message)."""
+
+
+def _system_refused(ctx: click.Context, exc: OSError) -> NoReturn:
+    """Say that the system refused a read or write (``exc``), throw away output still waiting
+    for a full or failing standard output, and exit with code 2."""
+    import os
+
+    where = f" ({exc.filename})" if exc.filename else ""
+    click.echo(f"pbem: the system refused a read or write{where}: {exc.strerror or exc}", err=True)
+    click.echo(
+        "  what to do: free space or fix the device or file system, then run the command again "
+        "(pbem replaces its files whole or not at all: what it had written before is unchanged)",
+        err=True,
+    )
+    try:
+        sys.stdout.flush()
+    except OSError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    ctx.exit(2)
 
 
 class PbemGroup(click.Group):
@@ -76,6 +106,8 @@ class PbemGroup(click.Group):
         except Exception as exc:
             if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
                 raise
+            if isinstance(exc, OSError) and exc.errno in SYSTEM_REFUSED:
+                _system_refused(ctx, exc)
             from pbem.inputs import shorten
 
             command = " ".join(["pbem", *([ctx.invoked_subcommand] if ctx.invoked_subcommand else [])])
