@@ -132,11 +132,13 @@ def options_of(state: State) -> dict[str, Any]:
 
 def turn_order(state: State) -> list[int]:
     """Seats in this round's order: the first player, then to the left (seat + 1)."""
-    return list(_order(state["first"], state["players"]))
+    return list(seat_order(state["first"], state["players"]))
 
 
 @lru_cache(maxsize=64)
-def _order(first: int, n: int) -> tuple[int, ...]:
+def seat_order(first: int, n: int) -> tuple[int, ...]:
+    """:func:`turn_order` of ``n`` seats with ``first`` first, as a tuple made once (views and
+    the round's end read it without a state; do not change it)."""
     return tuple((first + i) % n for i in range(n))
 
 
@@ -242,15 +244,12 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     push = opts.get("ride", "stay") == "push"
     limit = int(opts.get("max-extra-moves", 0))  # as start_turn reads it
     spaces: list[str] = []  # where a turn added or removed a space's storms
-    known, append = _EVENTS, events.append
     for seat in seats:
         turn = Turn(seat, where[seat], psi[seat], 0, False, limit)
         log = play_turn(turn, orders.get(seat, _NO_PLAN), sats, storms, rng, push, spaces)
         if not log:
             log = [f"{player(seat)} does nothing."]
-        for text in log:  # _event(text), inlined: about a dozen a round
-            event = known.get(text)
-            append(_event(text) if event is None else event)
+        events += map(Event, log)
         where[seat], psi[seat] = turn.where, turn.psi
     # Kept in name order, as a save read back has them (the same keys: nothing to do).
     if spaces and storms.keys() != state["storms"].keys():
@@ -260,27 +259,6 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         new["step"] = step + 1
         return Resolution(new, tuple(events))
     return Resolution(*_end_round(new, events))
-
-
-_EVENTS: dict[str, Event] = {}
-"""Events of short texts made before, by their text (:func:`_event`)."""
-_EVENTS_KEPT = 8192
-"""Most events kept in :data:`_EVENTS` (emptied when full: no game can fill memory)."""
-_EVENT_CACHED = 100
-"""Texts up to this long are kept: a turn's texts are few and short (a long fallback's is not)."""
-
-
-def _event(text: str) -> Event:
-    """``Event(text)``, the same object for the same short text (an Event is frozen: the
-    rounds that report the same text may share it; making one costs more than finding it)."""
-    event = _EVENTS.get(text)
-    if event is None:
-        event = Event(text)
-        if len(text) <= _EVENT_CACHED:
-            if len(_EVENTS) >= _EVENTS_KEPT:
-                _EVENTS.clear()
-            _EVENTS[text] = event
-    return event
 
 
 _NO_PLAN: dict[str, Any] = {"steps": [], "fallback": None}
@@ -310,7 +288,7 @@ def _end_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, .
     last_gain = list(state["last_gain"])
     events.append(event)
     awards: list[Any] = [None] * n
-    for seat in _order(state["first"], n):
+    for seat in seat_order(state["first"], n):
         moon = where[seat]
         if moon not in board.TRACK_BY_MOON:
             continue

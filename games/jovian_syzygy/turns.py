@@ -38,11 +38,17 @@ def start_turn(seat: int, where: str, psi: int, options: Mapping[str, Any]) -> T
     return Turn(seat, where, psi, 0, False, int(options.get("max-extra-moves", 0)))
 
 
+_MOON_AT = {moon: i for i, moon in enumerate(board.MOONS)}
+"""A moon's index in :data:`.board.MOONS` (where its satellite's segment is in ``sats``)."""
+_MOVING = frozenset(("move", "board", "ride"))
+
+
 def step_problem(step: list[str], turn: Turn, sats: list[int]) -> str | None:
     """Why ``step`` cannot be taken now (None if it can).  Shared by validation and resolution."""
     kind = step[0]
-    riding = turn.where in board.TRACK_BY_MOON
-    if kind in ("move", "board", "ride") and turn.moves >= 1:
+    where = turn.where
+    riding = where in _MOON_AT
+    if turn.moves >= 1 and kind in _MOVING:
         if riding:
             return "an extra move needs you off a satellite"
         if turn.psi < 1:
@@ -52,11 +58,11 @@ def step_problem(step: list[str], turn: Turn, sats: list[int]) -> str | None:
     if kind == "move":
         target = step[1]
         if riding:
-            seg = sats[board.MOONS.index(turn.where)]
-            if target not in board.spaces_by_segment(turn.where, seg):
-                return f"{target} does not border {turn.where.capitalize()}'s segment"
-        elif target not in board.adjacency()[turn.where]:
-            return f"{target} is not next to {turn.where}"
+            seg = sats[_MOON_AT[where]]
+            if target not in board.spaces_by_segment(where, seg):
+                return f"{target} does not border {where.capitalize()}'s segment"
+        elif target not in board.adjacency()[where]:
+            return f"{target} is not next to {where}"
         return None
     if kind == "board":
         moon = step[1]

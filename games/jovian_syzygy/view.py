@@ -17,7 +17,7 @@ from pbem.render import render
 
 from . import board
 from .forecast import forecast_lines
-from .rules import OPTION_KEYS, _order, asked, best_line_at, options_of, player, sequential
+from .rules import OPTION_KEYS, asked, best_line_at, options_of, player, seat_order, sequential
 
 GAME_NAME = "jovian-syzygy"
 _OPTION_KEYS = OPTION_KEYS
@@ -32,7 +32,7 @@ COLUMNS = 84
 
 def observe(state: dict[str, Any], seat: int | None) -> View:
     """Copy in what anyone may see: positions, Psi, storms, the last awards, the round."""
-    order = list(_order(state["first"], state["players"]))  # turn_order
+    order = list(seat_order(state["first"], state["players"]))  # turn_order
     # The usual cases of _public_options, _public_storms and _public_awards first, inline
     # (their answers as those functions give them; each of them says why).
     options, storms, awards, last = state["options"], state["storms"], state["awards"], _last_storms

@@ -1,4 +1,4 @@
-"""Issue 13, a third round: the memos and inlined cases in resolve, views and validation give
+"""Issue 13, a third round: the memo and inlined cases in resolve, views and validation give
 exactly what the plain way gives (each checked against the code it replaced, kept here)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from jov_helpers import lines_of, make_state
 
 from pbem.game import Event
-from pbem.rng import Rng
 from pbem_games.jovian_syzygy import GAME, board, rules, view
 from pbem_games.jovian_syzygy import orders as orders_module
 from pbem_games.jovian_syzygy.lines import line_value
+from pbem_games.jovian_syzygy.turns import Turn, step_problem
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "60"))
 
@@ -142,38 +142,6 @@ def test_a_round_fills_the_award_lines_it_reads_from_the_line_search() -> None:
         assert line == rules.search_award_line(after, moon)
 
 
-def test_events_of_the_same_short_text_are_shared_and_bounded(monkeypatch: Any) -> None:
-    rules._EVENTS.clear()
-    first = rules._event("Player 1 makes a cosmic storm in D-3.")
-    assert first == Event("Player 1 makes a cosmic storm in D-3.")
-    assert rules._event("Player 1 makes a cosmic storm in D-3.") is first
-    long = "Player 1 tries the fallback: " + ", ".join(["move D-3"] * 20) + "."
-    assert rules._event(long) == Event(long) and long not in rules._EVENTS
-    monkeypatch.setattr(rules, "_EVENTS_KEPT", 3)
-    for k in range(10):
-        assert rules._event(f"text {k}") == Event(f"text {k}")
-        assert len(rules._EVENTS) <= 3
-
-
-@settings(max_examples=EXAMPLES, deadline=None)
-@given(st.lists(places, min_size=2, max_size=4), positions, st.binary(min_size=1, max_size=4))
-def test_resolve_reports_the_events_its_turns_log(
-    where: list[str], sats: tuple[int, ...], seed: bytes
-) -> None:
-    """Every event of a round (shared or new) equals the Event of its text, as the plain
-    ``map(Event, log)`` made them, whatever was remembered before."""
-    state = make_state(where, sats=sats, storms={"D-3": 1})
-    orders = {seat: {"steps": [["storm"]], "fallback": None} for seat in range(len(where))}
-    for clear in (True, False):
-        if clear:
-            rules._EVENTS.clear()
-        got = rules.resolve(state, orders, Rng(seed))
-        assert all(type(e) is Event and e == Event(e.text) and e.to is None for e in got.events)
-        assert [e.text for e in got.events] == [
-            e.text for e in rules.resolve(state, orders, Rng(seed)).events
-        ]
-
-
 option_values = st.one_of(
     st.integers(0, 3), st.floats(0, 3), st.booleans(), st.sampled_from(["stay", "push"])
 )
@@ -227,3 +195,44 @@ def test_validated_steps_are_the_plans_own() -> None:
     again = GAME.validate(v, lines_of("leave io to A-1"))
     assert again == {"steps": [["move", "A-1"]], "fallback": None}
     assert orders_module._STEP_LINES["leave io to A-1"] == ("leave io to A-1", (("move", "A-1", "io"),))
+
+
+def _ref_step_problem(step: list[str], turn: Turn, sats: list[int]) -> str | None:
+    """step_problem as it was (the moon's index found in board.MOONS, checks in the old order)."""
+    kind = step[0]
+    riding = turn.where in board.TRACK_BY_MOON
+    if kind in ("move", "board", "ride") and turn.moves >= 1:
+        if riding:
+            return "an extra move needs you off a satellite"
+        if turn.psi < 1:
+            return "an extra move costs 1 Psi and you have none left"
+        if turn.extra_limit and turn.moves > turn.extra_limit:
+            return f"at most {turn.extra_limit} extra move(s) a turn in this game"
+    if kind == "move":
+        target = step[1]
+        if riding:
+            seg = sats[board.MOONS.index(turn.where)]
+            if target not in board.spaces_by_segment(turn.where, seg):
+                return f"{target} does not border {turn.where.capitalize()}'s segment"
+        elif target not in board.adjacency()[turn.where]:
+            return f"{target} is not next to {turn.where}"
+        return None
+    return step_problem(step, turn, sats)  # board, ride, storm and unknown steps: unchanged
+
+
+@settings(max_examples=EXAMPLES * 2, deadline=None)
+@given(
+    places,
+    st.integers(0, 3),
+    st.integers(0, 3),
+    st.booleans(),
+    st.integers(0, 2),
+    positions,
+    st.sampled_from([["move", s] for s in board.SPACE_NAMES] + [["board", m] for m in board.MOONS])
+    | st.sampled_from([["ride"], ["storm"], ["fly"]]),
+)
+def test_a_steps_problem_is_what_it_was(
+    where: str, psi: int, moves: int, stormed: bool, limit: int, sats: tuple[int, ...], step: list[str]
+) -> None:
+    turn = Turn(0, where, psi, moves, stormed, limit)
+    assert step_problem(step, turn, list(sats)) == _ref_step_problem(step, turn, list(sats))
