@@ -356,15 +356,15 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 IllegalOrderError(fallback_line, "no move in this plan enters a space, so none can be wasted")
             )
         else:
-            problems = [
-                fallback_problem(
-                    Turn(seat, where, psi, moves, stormed, turn.extra_limit), fallback, sats, used
-                )
-                for where, psi, moves, stormed, used in waste_points
-            ]
-            if all(problems):
+            why: str | None = None
+            for at, psi_at, moves_at, stormed, used in waste_points:  # until one can use it
+                point = Turn(seat, at, psi_at, moves_at, stormed, turn.extra_limit)
+                why = fallback_problem(point, fallback, sats, used)
+                if why is None:
+                    break
+            if why is not None:  # none could: the last one's problem
                 errors.append(
-                    IllegalOrderError(fallback_line, f"the fallback could never be used: {problems[-1]}")
+                    IllegalOrderError(fallback_line, f"the fallback could never be used: {why}")
                 )
     if spend_cap is not None:
         worst = max(0, moves - 1) + sum(1 for s in (fallback or []) if s[0] != "storm")

@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jov_helpers import lines_of, make_state
 
-from pbem.game import Event
+from pbem.game import Event, OrderErrors
 from pbem_games.jovian_syzygy import GAME, board, rules, view
 from pbem_games.jovian_syzygy import orders as orders_module
 from pbem_games.jovian_syzygy.lines import line_value
-from pbem_games.jovian_syzygy.turns import Turn, step_problem
+from pbem_games.jovian_syzygy.orders import advance, copy_turn, fallback_problem, legal_steps
+from pbem_games.jovian_syzygy.turns import Turn, step_problem, step_text
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "60"))
 
@@ -236,3 +237,63 @@ def test_a_steps_problem_is_what_it_was(
 ) -> None:
     turn = Turn(0, where, psi, moves, stormed, limit)
     assert step_problem(step, turn, list(sats)) == _ref_step_problem(step, turn, list(sats))
+
+
+def _ref_fallback_verdict(
+    turn: Turn, steps: list[list[str]], fallback: list[list[str]], sats: list[int], push: bool
+) -> str | None:
+    """Every point where a move could be wasted, each asked (as validate asked them all before)."""
+    points = []
+    for step in steps:
+        if step[0] == "move":
+            points.append((copy_turn(turn), True))
+        if push and (step[0] == "board" or turn.where in board.TRACK_BY_MOON):
+            points.append((copy_turn(turn), False))
+        advance(turn, step)
+    problems = [fallback_problem(point, fallback, sats, used) for point, used in points]
+    return problems[-1] if problems and all(problems) else None
+
+
+@settings(max_examples=EXAMPLES * 2, deadline=None)
+@given(
+    places,
+    st.integers(0, 3),
+    positions,
+    st.lists(st.integers(0, 30), max_size=4),
+    st.sampled_from(["D-2", "A-1", "board io", "board callisto", "storm", "B-3, D-4", "ride"]),
+    st.sampled_from(["stay", "push"]),
+)
+def test_a_fallback_is_refused_exactly_when_no_wasted_move_could_use_it(
+    where: str, psi: int, sats: tuple[int, ...], picks: list[int], fallback_text: str, ride: str
+) -> None:
+    """validate stops asking at the first point that can use the fallback: the same verdict
+    and, when none can, the same (last) problem as asking every point."""
+    state = make_state([where, "NE"], sats=sats, psi=[psi, 3], ride=ride)
+    turn = Turn(0, where, psi, 0, False, 0)
+    steps: list[list[str]] = []
+    for pick in picks:  # a legal plan, step by step
+        legal = legal_steps(turn, list(sats))
+        if not legal:
+            break
+        step = legal[pick % len(legal)]
+        steps.append(step)
+        advance(turn, step)
+    texts = [step_text(s) for s in steps] + [f"if wasted: try {fallback_text}"]
+    view_ = GAME.observe(state, 0)
+    try:
+        plan = GAME.validate(view_, lines_of(*texts))
+        messages = []
+    except OrderErrors as errors:
+        plan, messages = None, [e.message for e in errors.errors]
+    fallback = orders_module._parse_fallback(f"if wasted: try {fallback_text}")
+    assert fallback is not None
+    verdict = _ref_fallback_verdict(
+        Turn(0, where, psi, 0, False, 0), steps, fallback, list(sats), ride == "push"
+    )
+    never = [m for m in messages if "could never be used" in m]
+    if verdict is None:
+        assert never == []
+    else:
+        assert never == [f"the fallback could never be used: {verdict}"]
+    if plan is not None:
+        assert plan["steps"] == steps and plan["fallback"] == fallback
