@@ -230,7 +230,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             opts.keys() == _OPTION_SET and tuple(opts) != OPTION_KEYS
         ):  # in view order: views copy them as they are
             opts = {k: opts[k] for k in OPTION_KEYS}
-    order = turn_order(state)
+    order = seat_order(state["first"], state["players"])  # turn_order, as a tuple
     one = sequential(state)
     step = state.get("step", 0) if one else 0
     seats = order[step : step + 1] if one else order
