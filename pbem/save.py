@@ -158,7 +158,7 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
     # The sealed secret is most of the body's bytes: it is encoded to JSON once, for both
     # the canonical bytes and the file's line (a string encodes the same in both).
     secret = _string_line(body["secret"])
-    raw = _canonical_body(body, secret)
+    raw, marked = _canonical_parts(body, secret)
     signature = base64.b64encode(moderator.sign(SAVE_DOMAIN, raw)).decode()
     quoted, lines = _QUOTED, []
     for key in sorted(body):
@@ -180,6 +180,8 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
         pass  # left to read_save, which refuses it with the file's name
     else:
         _remember(_verified, saved.file_digest, (raw, signer))
+        if marked is not None and marked.isascii():  # ASCII: no key orders differently
+            _remember(_bodies, saved.file_digest, (marked, body["secret"]))
     return data, saved
 
 
@@ -195,13 +197,19 @@ def _canonical_body(body: dict[str, Any], secret: str) -> bytes:
     form, so the bytes of a mark put in the secret's place, swapped for the secret's, are
     those of the whole (when the mark occurs once; else, or for a secret that is not
     valid Unicode, the whole is encoded the plain way).  Raises FormatError as dumps does."""
-    raw = canonical.dumps(dict(body, secret=_SECRET_MARK))
-    if raw.count(_SECRET_MARK_JSON) != 1 or type(body["secret"]) is not str:
-        return canonical.dumps(body)
+    return _canonical_parts(body, secret)[0]
+
+
+def _canonical_parts(body: dict[str, Any], secret: str) -> tuple[bytes, bytes | None]:
+    """:func:`_canonical_body`, and the canonical bytes with the mark in the secret's place
+    (None where the whole was encoded the plain way)."""
+    marked = canonical.dumps(dict(body, secret=_SECRET_MARK))
+    if marked.count(_SECRET_MARK_JSON) != 1 or type(body["secret"]) is not str:
+        return canonical.dumps(body), None
     try:
-        return raw.replace(_SECRET_MARK_JSON, secret.encode("utf-8"))
+        return marked.replace(_SECRET_MARK_JSON, secret.encode("utf-8")), marked
     except UnicodeEncodeError:
-        return canonical.dumps(body)  # raises FormatError naming the lone surrogate
+        return canonical.dumps(body), None  # raises FormatError naming the lone surrogate
 
 
 def _line(value: Any) -> str:
@@ -233,6 +241,10 @@ _verified: dict[str, tuple[bytes, bytes]] = {}
 """SHA-256 of a save file's bytes -> (canonical body, moderator key): files this process
 wrote or verified in full.  The same bytes need not be parsed strictly and verified again."""
 _opened: dict[tuple[str, str], bytes] = {}
+_bodies: dict[str, tuple[bytes, str]] = {}
+"""SHA-256 of a save file this process wrote -> (the canonical JSON of its body with a mark in
+the sealed secret's place, ASCII; the secret): the body read back without decoding the
+secret's JSON string again (most of the file's bytes)."""
 """(age recipient, SHA-256 of a sealed secret) -> its plaintext, for secrets this process
 sealed or opened with that identity: the same block need not be decrypted again."""
 
@@ -248,6 +260,7 @@ def forget_cached() -> None:
     """Forget every remembered save and secret (tests, and benchmarks of a cold read)."""
     _verified.clear()
     _opened.clear()
+    _bodies.clear()
 
 
 def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCard, *, pad_to: int) -> str:
@@ -339,7 +352,12 @@ def _known_save(
     body, never one shared with another caller), not verified again.  Raises ForeignError as
     :func:`read_save`."""
     raw, verify_key = known
-    body = json.loads(data)["body"]
+    written = _bodies.get(digest)
+    if written is not None:  # the same body, its fields in the file's order (ASCII keys)
+        body = json.loads(written[0])
+        body["secret"] = written[1]
+    else:
+        body = json.loads(data)["body"]
     save = Save(body, source, raw, digest)
     if expect is not None and verify_key != expect.verify_key:
         moderator = save.moderator

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from pbem import engine as engine_module
 from pbem import keys, render
 from pbem import save as save_module
-from pbem.engine import _child
+from pbem.engine import GameFolder, _child
 from pbem.errors import FormatError
 from pbem.keys import Identity, PublicCard
 from pbem.reports import _ASCII_SPACE, _plain_armour
@@ -169,3 +170,24 @@ def test_a_child_path_without_pathlibs_join_is_the_joined_path(
 ) -> None:
     monkeypatch.setattr(engine_module, "_CHILD", None)
     assert _child(tmp_path, "alice.txt") == tmp_path / "alice.txt"
+
+
+# ---- a save read back by the process that wrote it ------------------------------------------------
+@pytest.mark.parametrize("text", ["plain words", "naïve: non-ASCII text takes the plain way"])
+def test_a_save_read_back_is_the_body_of_its_file_in_its_order(tmp_path: Path, text: str) -> None:
+    moderator = Identity.generate("moderator")
+    cards = [Identity.generate(name).public() for name in ("zed", "amy", "bo")]
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    folder = GameFolder.create(
+        tmp_path / "g", "symbiote", moderator, cards, {}, now=when, home=tmp_path / "h"
+    )
+    body = dict(folder.read().body, events=[{"to": None, "text": text}], seq={"zed": 1, "amy": 2, "bo": 0})
+    data, saved = save_module.encode_save(body, moderator)
+    digest = saved.file_digest
+    assert digest in save_module._verified
+    assert (digest in save_module._bodies) == text.isascii()
+    again = save_module._known_save(data, "save.json", digest, save_module._verified[digest], None)
+    from_file = json.loads(data)["body"]
+    assert again.body == from_file
+    # the same layout, key order included, at every level
+    assert json.dumps(again.body, ensure_ascii=False) == json.dumps(from_file, ensure_ascii=False)
