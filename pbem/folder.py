@@ -165,16 +165,19 @@ def stage_file(
 ) -> Pending:
     """Write ``data`` as the future file ``path`` (its folder made as needed), not synced and
     not yet named: the caller syncs it (:func:`sync_files`), names it (:meth:`Pending.name`),
-    syncs its :attr:`Pending.folders` and always closes it (:meth:`Pending.close`).  Crash
-    point (``hook``, as :func:`atomic_write`): "written".  Raises OSError."""
+    syncs its folder (and :attr:`Pending.folders` for a strict POSIX name of a folder made
+    for it) and always closes it (:meth:`Pending.close`).  Crash point (``hook``, as
+    :func:`atomic_write`): "written".  Raises OSError."""
     target = os.fspath(path)
     folder = os.path.dirname(target) or "."
-    try:
-        pending = _stage_unnamed(folder, target, mode) or _stage_named(folder, target, mode)
-    except FileNotFoundError:  # the folder is new (a turn's orders/turn-NNNN/)
-        made = _make_folder(folder)
-        pending = _stage_unnamed(folder, target, mode) or _stage_named(folder, target, mode)
-        pending.folders = (*pending.folders, *made)
+    pending, made = _stage_unnamed(folder, target, mode)
+    if pending is None:
+        try:
+            pending = _stage_named(folder, target, mode)
+        except FileNotFoundError:  # the folder is new (a turn's orders/turn-NNNN/)
+            made = _make_folder(folder)
+            pending = _stage_named(folder, target, mode)
+    pending.folders = (*pending.folders, *made)
     try:
         write_fd(pending.fd, data)
         pending.data = data
@@ -188,6 +191,13 @@ def stage_file(
 def _make_folder(folder: str) -> tuple[str, ...]:
     """Make ``folder`` and its missing parents; returns the parents of the folders it made,
     whose fsync makes their names durable.  Raises OSError."""
+    try:
+        os.mkdir(folder)  # the usual case: its parent exists
+        return (os.path.dirname(os.path.abspath(folder)),)
+    except FileExistsError:
+        return ()
+    except FileNotFoundError:
+        pass
     made = []
     cursor = os.path.abspath(folder)
     while not os.path.isdir(cursor) and cursor != os.path.dirname(cursor):
@@ -197,24 +207,28 @@ def _make_folder(folder: str) -> tuple[str, ...]:
     return tuple(os.path.dirname(m) for m in made)
 
 
-def _stage_unnamed(folder: str, target: str, mode: int) -> Pending | None:
-    """:func:`stage_file` with ``O_TMPFILE``; None (nothing done) where it is not offered.
-    Raises FileNotFoundError if ``folder`` does not exist."""
+def _stage_unnamed(folder: str, target: str, mode: int) -> tuple[Pending | None, tuple[str, ...]]:
+    """:func:`stage_file` with ``O_TMPFILE`` (making ``folder`` if it is missing), with the
+    parents of the folders it made; None where it is not offered (nothing done but the
+    folder)."""
     if not _UNNAMED:
-        return None
+        return None, ()
     try:  # this process's own descriptors, opened anew each time (a forked worker has its own)
         proc = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
     except OSError:
-        return None
+        return None, ()
+    flags = os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0)
+    made: tuple[str, ...] = ()
     try:
-        fd = os.open(folder, os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0), mode)
-    except FileNotFoundError:
-        os.close(proc)
-        raise
+        try:
+            fd = os.open(folder, flags, mode)
+        except FileNotFoundError:  # the folder is new (a turn's orders/turn-NNNN/)
+            made = _make_folder(folder)
+            fd = os.open(folder, flags, mode)
     except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), ...: the portable way
         os.close(proc)
-        return None
-    return Pending(fd, target, None, proc)
+        return None, made
+    return Pending(fd, target, None, proc), made
 
 
 def _stage_named(folder: str, target: str, mode: int) -> Pending:

@@ -417,7 +417,7 @@ def _replace_save(
         folders = {history}
         for pending in staged[:-1]:
             _name(pending, hook)
-            folders.update(pending.folders)
+            folders.add(pending.folder)  # a folder made for it: its own name left to the file system
         for path in sorted(folders):
             fsync_dir(path)
         crash_point("synced", hook)

@@ -172,24 +172,10 @@ def test_history_folder_is_synced_before_the_save_is_renamed(
     _submit_advance(table, table.folder, _next_text(table))
     save = table.folder.read()
     game = table.folder.path.name
-    # turn 1 made orders/ and orders/turn-0001/: each new folder's parent is synced too
-    assert log == [
-        f"sync {game}",
-        "sync history",
-        "sync orders",
-        "sync turn-0001",
-        "rename save.json",
-        f"sync {game}",
-    ]
+    assert log == ["sync history", "sync turn-0001", "rename save.json", f"sync {game}"]
     log.clear()
     _submit_advance(table, table.folder, _next_text(table))
-    assert log == [
-        "sync history",
-        "sync orders",
-        f"sync turn-{save.turn:04d}",
-        "rename save.json",
-        f"sync {game}",
-    ]
+    assert log == ["sync history", f"sync turn-{save.turn:04d}", "rename save.json", f"sync {game}"]
 
 
 @pytest.mark.parametrize("hint", ["missing", "failing", "raising"])
@@ -359,3 +345,21 @@ def test_decode_seen_never_raises_and_trusts_only_a_checked_record(
     index = whole.index(b'"digest":"') + 10
     flipped[index] = ord("g")  # a digest that is not the one the check covers
     assert decode_seen(bytes(flipped)) is None
+
+
+@pytest.mark.parametrize("unnamed", [True, False])
+def test_create_file_syncs_the_parent_of_every_folder_it_makes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unnamed: bool
+) -> None:
+    if not unnamed:
+        monkeypatch.setattr(folder_module, "_UNNAMED", 0)
+    synced: list[str] = []
+    real = folder_module.fsync_dir
+    monkeypatch.setattr(folder_module, "fsync_dir", lambda p: (synced.append(os.fspath(p)), real(p)))
+    target = tmp_path / "game" / "history" / "rev-000000.json"
+    folder_module.create_file(target, b"first\n")
+    assert target.read_bytes() == b"first\n"
+    assert synced == [str(tmp_path / "game" / "history"), str(tmp_path / "game"), str(tmp_path)]
+    synced.clear()
+    folder_module.create_file(tmp_path / "game" / "history" / "rev-000001.json", b"second\n")
+    assert synced == [str(tmp_path / "game" / "history")]  # nothing made: its folder only

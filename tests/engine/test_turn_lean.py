@@ -283,13 +283,13 @@ def test_read_file_errors_and_fifos(tmp_path: Path) -> None:
 
 
 # ---- the write pattern of a turn -------------------------------------------------------------------
-def test_a_one_save_turn_makes_seven_fsyncs_in_three_batches_and_two_renames(
+def test_a_one_save_turn_makes_six_fsyncs_in_three_batches_and_two_renames(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The pattern docs/robustness.md states: one batch of file fsyncs (the order copy, the
     save's temporary file, its history file, none named yet), the order copy linked, the
-    folder fsyncs (history/, for the previous commit's history file, the order copy's new
-    folder and orders/, where that folder's name is), the save renamed, the game folder
+    folder fsyncs (history/, for the previous commit's history file, and the order copy's
+    folder), the save renamed, the game folder
     fsynced, the history file linked (its folder synced by the next commit); then the turn's
     report folder renamed.  The seen record is written in place: no rename (was 3 renames:
     save, seen record, reports)."""
@@ -307,11 +307,10 @@ def test_a_one_save_turn_makes_seven_fsyncs_in_three_batches_and_two_renames(
     name = table.awaited()
     seq = table.folder.read().body["seq"][name] + 1
     text = table.sealed(table.signed(name, table.bot_lines(name), seq=seq))
-    (table.folder.path / "orders").mkdir(exist_ok=True)  # as after turn 1
     receipt = table.folder.submit(text, table.moderator, source="o.txt", now=table.tick(), advance=True)
     assert receipt.advanced is not None
-    # folders: history/, the new orders/turn-NNNN/ and orders/ (which gained its name)
-    assert calls == [*["fsync"] * 3, "link", *["fsync"] * 3, "replace", "fsync", "link", "rename"]
+    # folders: history/ and the order copy's (new) orders/turn-NNNN/
+    assert calls == [*["fsync"] * 3, "link", *["fsync"] * 2, "replace", "fsync", "link", "rename"]
 
 
 # ---- sealed order files ------------------------------------------------------------------------------
