@@ -172,21 +172,6 @@ def _whole(path: Path) -> bool:
         os.close(fd)
 
 
-_CHILD = getattr(Path, "_make_child_relpath", None)
-"""pathlib's own join of one plain name to a path (what its directory walks use), when this
-Python's pathlib has it."""
-
-
-def _child(folder: Path, name: str) -> Path:
-    """``folder / name`` for a file name the engine makes (a turn's folder, a report, an
-    order copy): the same Path, without parsing the name again where pathlib can join it
-    as a plain name; ``folder / name`` for anything else."""
-    if _CHILD is None or not name or name in (".", "..") or os.sep in name or (os.altsep or os.sep) in name:
-        return folder / name
-    child: Path = _CHILD(folder, name)
-    return child
-
-
 class GameFolder:
     """One game on disk.  Methods verify before they change anything.
 
@@ -248,10 +233,10 @@ class GameFolder:
         return self._save_path
 
     def reports_dir(self, turn: int) -> Path:
-        return _child(self._reports_root, f"turn-{turn:04d}")
+        return self._reports_root / f"turn-{turn:04d}"
 
     def orders_dir(self, turn: int) -> Path:
-        return _child(self._orders_root, f"turn-{turn:04d}")
+        return self._orders_root / f"turn-{turn:04d}"
 
     # ---- reading ---------------------------------------------------------------------------
     def read(self, expect_moderator: PublicCard | None = None) -> Save:
@@ -590,7 +575,7 @@ class GameFolder:
             "digest": signed.digest,
             "source": Path(source).name,
         }
-        archive = _child(self.orders_dir(save.turn), f"{name}.seq{header.seq}.txt")
+        archive = self.orders_dir(save.turn) / f"{name}.seq{header.seq}.txt"
         from pbem.orders import archive_copy
 
         sealed = archive_copy(text, moderator, save.moderator, source)
@@ -806,7 +791,7 @@ class GameFolder:
         texts = render_reports(game, views, events, ctx, moderator, [*save.players, None])
         names = [f"{name}.txt" for name in [*save.names, "public"]]
         write_folder(folder, dict(zip(names, texts, strict=True)))  # a new turn's at once
-        written += [_child(folder, name) for name in names]
+        written += [folder / name for name in names]
         for filename, content in game.pictures(public_view).items():
             atomic_write(folder / filename, name_seats(content, save.names), durable=False)
             written.append(folder / filename)

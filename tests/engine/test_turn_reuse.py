@@ -15,10 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import engine as engine_module
 from pbem import keys, render
 from pbem import save as save_module
-from pbem.engine import GameFolder, _child
+from pbem.engine import GameFolder
 from pbem.errors import FormatError
 from pbem.keys import Identity, PublicCard
 from pbem.reports import _ASCII_SPACE, _plain_armour
@@ -150,26 +149,6 @@ def test_an_armoured_secret_takes_the_replacement(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(save_module, "_LINE", refuse)
     armour = AGE_BEGIN + "\n" + "QUJD" * 16 + "\n" + AGE_END + "\n"
     assert save_module._string_line(armour) == json.dumps(armour)
-
-
-# ---- paths of a turn's files ----------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "name", ["turn-0007", "alice.txt", "public.txt", "bob.seq3.txt", "a b", "..", ".", "", "x/y", "/abs"]
-)
-def test_a_child_path_is_the_joined_path(tmp_path: Path, name: str) -> None:
-    for folder in (tmp_path, Path("relative/folder"), Path(".")):
-        child = _child(folder, name)
-        expected = folder / name
-        assert child == expected and str(child) == str(expected) and type(child) is type(expected)
-        assert child.parts == expected.parts and child.name == expected.name
-        assert child.parent == expected.parent
-
-
-def test_a_child_path_without_pathlibs_join_is_the_joined_path(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(engine_module, "_CHILD", None)
-    assert _child(tmp_path, "alice.txt") == tmp_path / "alice.txt"
 
 
 # ---- a save read back by the process that wrote it ------------------------------------------------
