@@ -91,7 +91,12 @@ class TurnCost:
 def turn_cost(turns: int, where: str | None, label: str) -> TurnCost:
     """Play two identical 4-player Symbiote games side by side (same seed, same keys, same
     bots), one turn of each in turn: one through ``submit`` then ``advance``, the other
-    through ``submit(advance=True)``; time each turn and compare with its crypto floor."""
+    through ``submit(advance=True)``; time each turn and compare with its crypto floor.
+
+    The floors are timed between the turns (five calls after every turn, on the sizes of the
+    game as it then stands), so that each ratio compares turns with the crypto they need at
+    the same moments: on a shared machine whose speed drifts within seconds, a floor timed
+    once after the game moved the ratio by a third between runs."""
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-", dir=where))
     try:
         moderator = Identity.generate("moderator")
@@ -107,11 +112,13 @@ def turn_cost(turns: int, where: str | None, label: str) -> TurnCost:
         submit_t: list[float] = []
         advance_t: list[float] = []
         one_t: list[float] = []
+        two_floor_t: list[float] = []
+        one_floor_t: list[float] = []
         for turn in range(turns):
             save = folders["two"].read()
             if save.body["outcome"] is not None:
                 break
-            blocks = {}
+            blocks: dict[str, list[str]] = {}
             for way, folder in folders.items():
                 blocks[way] = []
                 for seat in save.awaiting:
@@ -131,60 +138,14 @@ def turn_cost(turns: int, where: str | None, label: str) -> TurnCost:
             one_t.append(time.perf_counter() - end)
             submit_t.append((middle - start) / max(1, len(blocks["two"])))
             advance_t.append(end - middle)
+            floor_two, floor_one = _floors(folders["two"], moderator, seats[0])  # this turn's sizes
+            for _ in range(5):
+                two_floor_t.append(best_of(floor_two, 1))
+                one_floor_t.append(best_of(floor_one, 1))
         full = statistics.median(s + a for s, a in zip(submit_t, advance_t, strict=True))
         one = statistics.median(one_t)
-
-        # The crypto floors of such a turn, on data of the same sizes: the age and Ed25519
-        # operations alone.  Each counts the save as read cold (its signature verified, its
-        # secret part decrypted), although the engine skips both for a save it wrote itself.
-        # Parts are padded as the engine pads them (the game's sizes, the order file's).
-        loaded = folders["two"].load(moderator)
-        padding = loaded.game.info.padding
-        secret_plain = canonical.dumps(loaded.secret.to_json(loaded.save.game_id, loaded.save.revision))
-        secret_size = padding.secret_size(loaded.save.turn)
-        body_bytes = canonical.dumps(loaded.save.body)
-        body_sig = moderator.sign(SAVE_DOMAIN, body_bytes)
-        order_text = b"x" * 200
-        order_sig = seats[0].sign(ORDERS_DOMAIN, order_text)
-        sealed_order = encrypt(order_text, [moderator.public()], pad_to=ORDERS_SIZE)
-        private_plain = b"y" * 900
-        card, mod_card = seats[0].public(), moderator.public()
-        sealed_secret = encrypt(secret_plain, [mod_card], pad_to=secret_size)
-
-        def order_and_load() -> None:
-            # open the sealed order file and verify it; load the save (verify, decrypt)
-            moderator.decrypt(sealed_order)
-            card.verify(ORDERS_DOMAIN, order_text, order_sig)
-            mod_card.verify(SAVE_DOMAIN, body_bytes, body_sig)
-            moderator.decrypt(sealed_secret)
-
-        def write_save() -> None:
-            encrypt(secret_plain, [mod_card], pad_to=secret_size)
-            moderator.sign(SAVE_DOMAIN, body_bytes)
-
-        def reports() -> None:
-            # four private parts, five report signatures
-            for _ in range(4):
-                encrypt(private_plain, [card, mod_card], pad_to=padding.report)
-            for _ in range(5):
-                moderator.sign(REPORT_DOMAIN, body_bytes[:2000])
-
-        def floor_two() -> None:
-            # submit: order + load + save written; advance: load again (decrypt), save, reports
-            order_and_load()
-            write_save()
-            moderator.decrypt(sealed_secret)
-            write_save()
-            reports()
-
-        def floor_one() -> None:
-            # submit with advance: order + load, ONE save written, reports
-            order_and_load()
-            write_save()
-            reports()
-
-        crypto_two = best_of(floor_two, 200)
-        crypto_one = best_of(floor_one, 200)
+        crypto_two = statistics.median(two_floor_t)
+        crypto_one = statistics.median(one_floor_t)
         print(f"1. A 4-player Symbiote turn (one order file, as the rules have it), {label}")
         print("   submit then advance (two save writes, as pbem submit + pbem advance):")
         print(f"     submit one order file    {statistics.median(submit_t) * 1e3:7.2f} ms")
@@ -199,6 +160,62 @@ def turn_cost(turns: int, where: str | None, label: str) -> TurnCost:
         return TurnCost(full / crypto_two, one / crypto_one)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _floors(folder: GameFolder, moderator: Identity, player: Identity) -> tuple[Callable[[], None], ...]:
+    """The crypto floors of a turn of ``folder``'s game, as functions to time: submit then
+    advance (two saves written), and submit with advance (one).
+
+    On data of the sizes a turn has, the age and Ed25519 operations alone.  Each counts the
+    save as read cold (its signature verified, its secret part decrypted), although the
+    engine skips both for a save it wrote itself.  Parts are padded as the engine pads them
+    (the game's sizes, the order file's)."""
+    loaded = folder.load(moderator)
+    padding = loaded.game.info.padding
+    secret_plain = canonical.dumps(loaded.secret.to_json(loaded.save.game_id, loaded.save.revision))
+    secret_size = padding.secret_size(loaded.save.turn)
+    body_bytes = canonical.dumps(loaded.save.body)
+    body_sig = moderator.sign(SAVE_DOMAIN, body_bytes)
+    order_text = b"x" * 200
+    order_sig = player.sign(ORDERS_DOMAIN, order_text)
+    sealed_order = encrypt(order_text, [moderator.public()], pad_to=ORDERS_SIZE)
+    private_plain = b"y" * 900
+    card, mod_card = player.public(), moderator.public()
+    sealed_secret = encrypt(secret_plain, [mod_card], pad_to=secret_size)
+
+    def order_and_load() -> None:
+        # open the sealed order file and verify it; load the save (verify, decrypt)
+        moderator.decrypt(sealed_order)
+        card.verify(ORDERS_DOMAIN, order_text, order_sig)
+        mod_card.verify(SAVE_DOMAIN, body_bytes, body_sig)
+        moderator.decrypt(sealed_secret)
+
+    def write_save() -> None:
+        encrypt(secret_plain, [mod_card], pad_to=secret_size)
+        moderator.sign(SAVE_DOMAIN, body_bytes)
+
+    def reports() -> None:
+        # four private parts, five report signatures
+        for _ in range(4):
+            encrypt(private_plain, [card, mod_card], pad_to=padding.report)
+        for _ in range(5):
+            moderator.sign(REPORT_DOMAIN, body_bytes[:2000])
+
+    def floor_two() -> None:
+        # submit: order + load + save written; advance: load again (decrypt), save, reports
+        order_and_load()
+        write_save()
+        moderator.decrypt(sealed_secret)
+        write_save()
+        reports()
+
+    def floor_one() -> None:
+        # submit with advance: order + load, ONE save written, reports
+        order_and_load()
+        write_save()
+        reports()
+
+    return floor_two, floor_one
 
 
 def engine_games(seconds: float) -> None:
