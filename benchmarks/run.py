@@ -6,8 +6,9 @@ ratios stay meaningful on a noisy machine:
 1. a 4-player Symbiote turn through the real pipeline (submit: unseal, verify, validate,
    save; advance: resolve, save, render and encrypt five reports, sign) against the raw cost
    of the crypto that turn needs (the same age and Ed25519 operations on data of the same
-   size, nothing else), on disk and on tmpfs; beside it the same turn as the moderator
-   plays it (submit with advance: one save written), against its own floor;
+   size, nothing else, timed between the turns), on disk and on tmpfs; beside it the same
+   turn as the moderator plays it (submit with advance: one save written), against its own
+   floor;
 2. engine-only games per second for every installed game, random bots and greedy bots
    (setup, bots, validate, resolve; no files, no crypto);
 3. a whole ``pbem demo`` game's wall time;
@@ -19,14 +20,17 @@ ratios stay meaningful on a noisy machine:
    nothing changed;
 7. issue 13's table: each row, its target and what this run measured.
 
-Last run quoted in README's Measured section (2026-11-23, 2-core machine, its quietest run
-of the day): a turn as the moderator plays it (one save) 2.22x its crypto floor on tmpfs and
-3.75x on disk (submit then advance: 2.35x / 4.5x); engine-only Symbiote 1,013 random / 805
-greedy, Jovian Syzygy 117 random / 159 greedy; start-up 1.86x for status, 1.96x for read
-(the next run); moderator on disk, 1,000 games, 88 games/s (one worker) to 114 (two); idle
-pass 0.11 s for 1,000 games.  Loaded runs the same day gave 30-40% less for Python code.
-Where the time goes is in README and docs/scaling.md.  On this machine a run varies by 15%
-or more: compare ratios within one run, not numbers across runs.
+Last run quoted in README's Measured section (2026-11-23, fifth session, 2-core machine,
+load about 1): a turn as the moderator plays it (one save) 2.27x its crypto floor on tmpfs
+and 3.29x on disk in the home directory, 3.76x in /tmp (submit then advance: 2.63x /
+4.07x); engine-only Symbiote 1,130 random / 546 greedy, Jovian Syzygy 112 random / 151
+greedy; start-up 1.61x for status, 1.56x for read; moderator on disk, 1,000 games, 106
+games/s (one worker) to 116 (two); idle pass 0.08 s for 1,000 games.  Loaded runs the same
+day gave 30-40% less for Python code.  Where the time goes is in README and
+docs/scaling.md.  On this machine a run varies by 15% or more: compare ratios within one
+run, not numbers across runs.  The on-disk folders go in ``--disk DIR`` (default: the home
+directory, where game folders live); the turn is also timed in the temporary folder for
+comparison, because a file created where test runs churn files costs several times more.
 """
 
 from __future__ import annotations
@@ -307,14 +311,22 @@ def startup(repeat: int) -> None:
         note(f"`{label}` start-up", "<= 2x import click", f"{ratio:.2f}x", ratio <= 2)
 
 
-def moderator(games: int, workers: list[int]) -> None:
+def _same_place(one: str, other: str) -> bool:
+    """True when the folders ``one`` and ``other`` are the same folder."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
+
+
+def moderator(games: int, workers: list[int], where: str) -> None:
     print(f"6. pbem moderate: one pass over {games} three-player Symbiote games with every order in")
-    work = Path(tempfile.mkdtemp(prefix="pbem-mod-"))
+    work = Path(tempfile.mkdtemp(prefix="pbem-mod-", dir=where))
     try:
         disk = bench_moderator.scaling(games, workers, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"   on disk (setting up the games took {disk['setup_seconds']} s):")
+    print(f"   on disk, in {where} (setting up the games took {disk['setup_seconds']} s):")
     print("   workers   seconds   games/s   speed-up")
     for row in disk["passes"]:
         rate, gain = row["games_per_second"], row["speed_up"]
@@ -360,23 +372,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     parser.add_argument("--games", type=int, default=None, help="games for the moderator (default 1,000)")
+    parser.add_argument(
+        "--disk",
+        type=Path,
+        default=Path.home(),
+        help="the on-disk folder for game folders (default: your home folder, where game folders live)",
+    )
     args = parser.parse_args()
     turns = 8 if args.quick else 60
+    disk = str(args.disk)
     for where, label, short, target in [
-        (None, "game folder on disk (fsync)", "on disk", 3.0),
+        (disk, f"game folder on disk (fsync), in {disk}", "on disk", 3.0),
+        (
+            tempfile.gettempdir(),
+            f"the same in {tempfile.gettempdir()} (for comparison)",
+            "on disk, temp",
+            None,
+        ),
         ("/dev/shm", "game folder in memory (tmpfs)", "tmpfs", 2.0),
     ]:
-        if where is not None and not Path(where).is_dir():
+        if not Path(where).is_dir() or (short == "on disk, temp" and _same_place(where, disk)):
             continue
         cost = turn_cost(turns, where, label)
         for ratio, way in ((cost.two_saves, "submit+advance"), (cost.one_save, "submit --advance")):
             row = f"full 4-player Symbiote turn, {short} ({way})"
-            note(row, f"<= {target:g}x crypto floor", f"{ratio:.2f}x", ratio <= target)
+            if target is None:
+                note(row, "(comparison)", f"{ratio:.2f}x", None)
+            else:
+                note(row, f"<= {target:g}x crypto floor", f"{ratio:.2f}x", ratio <= target)
     engine_games(0.5 if args.quick else 3.0)
     demo_time()
     startup(3 if args.quick else 21)
     archive_time(args.quick)
-    moderator(args.games or (40 if args.quick else 1000), [1, 2] if args.quick else [1, 2, 4, 8])
+    moderator(args.games or (40 if args.quick else 1000), [1, 2] if args.quick else [1, 2, 4, 8], disk)
     summary()
 
 
