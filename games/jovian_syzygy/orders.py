@@ -363,9 +363,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 if why is None:
                     break
             if why is not None:  # none could: the last one's problem
-                errors.append(
-                    IllegalOrderError(fallback_line, f"the fallback could never be used: {why}")
-                )
+                errors.append(IllegalOrderError(fallback_line, f"the fallback could never be used: {why}"))
     if spend_cap is not None:
         worst = max(0, moves - 1) + sum(1 for s in (fallback or []) if s[0] != "storm")
         if worst > spend_cap[1]:
