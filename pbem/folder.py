@@ -59,7 +59,16 @@ def fsync_dir(path: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+REPLACE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+"""How a temporary or staging file is opened: created or emptied, write-only."""
+
+
+def temp_path(target: str) -> str:
+    """The temporary name beside ``target`` under which this process writes its new
+    content before renaming it over ``target`` (:data:`TEMP_PREFIX`, so scans skip it and
+    :func:`sweep_temp` removes a killed writer's)."""
+    folder, name = os.path.split(target)
+    return os.path.join(folder, f"{TEMP_PREFIX}{name}.{os.getpid()}")
 
 
 def write_fd(fd: int, raw: bytes) -> None:
@@ -86,13 +95,13 @@ def atomic_write(
     # Plain string paths and os calls: this runs for every file of every turn.
     target = os.fspath(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    folder, name = os.path.split(target)
-    tmp = os.path.join(folder, f"{TEMP_PREFIX}{name}.{os.getpid()}")
+    folder = os.path.dirname(target)
+    tmp = temp_path(target)
     try:
-        fd = os.open(tmp, _FLAGS, mode)
+        fd = os.open(tmp, REPLACE_FLAGS, mode)
     except FileNotFoundError:
         os.makedirs(folder or ".", exist_ok=True)
-        fd = os.open(tmp, _FLAGS, mode)
+        fd = os.open(tmp, REPLACE_FLAGS, mode)
     try:
         try:
             write_fd(fd, raw)
@@ -113,7 +122,6 @@ def atomic_write(
 
 
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-_STAGE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
 _UNNAMED = getattr(os, "O_TMPFILE", 0)
 
 
@@ -235,7 +243,7 @@ def _stage_named(folder: str, target: str, mode: int) -> Pending:
     """:func:`stage_file` through a staging name beside the target (written in place: it is
     never read).  Raises FileNotFoundError if ``folder`` does not exist."""
     staged = os.path.join(folder, f"{TEMP_PREFIX}stage-{os.path.basename(target)}.{os.getpid()}")
-    return Pending(os.open(staged, _STAGE, mode), target, staged, None)
+    return Pending(os.open(staged, REPLACE_FLAGS, mode), target, staged, None)
 
 
 def create_file(

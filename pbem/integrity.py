@@ -39,7 +39,7 @@ from pathlib import Path
 
 from pbem.errors import ConflictError, ForeignError, PbemError, RollbackError, UsageError
 from pbem.folder import (
-    TEMP_PREFIX,
+    REPLACE_FLAGS,
     CrashHook,
     Pending,
     atomic_write,
@@ -49,6 +49,7 @@ from pbem.folder import (
     read_file,
     stage_file,
     sync_files,
+    temp_path,
     write_fd,
 )
 from pbem.save import Save, read_save
@@ -400,13 +401,13 @@ def _replace_save(
     """
     history = os.path.join(folder, HISTORY_DIR)
     staged: list[Pending] = []
-    tmp = os.path.join(folder, f"{TEMP_PREFIX}{SAVE_NAME}.{os.getpid()}")
+    tmp = temp_path(save_path)
     fd = -1
     try:
         if not os.path.lexists(before):
             staged.append(stage_file(before, current, hook=hook))
         staged.extend(stage_file(path, raw, hook=hook) for path, raw in also)
-        fd = os.open(tmp, _SAVE_FLAGS, 0o644)
+        fd = os.open(tmp, REPLACE_FLAGS, 0o644)
         write_fd(fd, data)
         crash_point("written", hook)
         kept = stage_file(_history_file(folder, revision), data, hook=hook)
@@ -435,9 +436,6 @@ def _replace_save(
     finally:
         for pending in staged:
             pending.close()
-
-
-_SAVE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
 
 
 def _name(pending: Pending, hook: CrashHook | None) -> None:
