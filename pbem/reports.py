@@ -66,23 +66,26 @@ def _normal_block(block: str) -> str:
     return "\n".join(line.strip() for line in block.strip().splitlines() if line.strip())
 
 
-_ASCII_SPACE = " \t\r\x0b\x0c\x1c\x1d\x1e\x1f"
-"""ASCII white space but the newline: what :meth:`str.strip` and :meth:`str.splitlines` see
-in an ASCII text besides ``\n`` (the line breaks among them are all white space)."""
+def _armour_lines(block: str) -> list[str] | None:
+    """The lines between the marker lines of ``block`` (trimmed) when it is ASCII age armour
+    as pbem's encryption writes it: lines without white space, none blank (such a block is
+    its own normal form); None for any other block.  In an ASCII text every white space
+    character is one :meth:`str.split` splits at, so the lines are the words exactly then."""
+    head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
+    if not (block.isascii() and block.startswith(head) and block.endswith(tail)):
+        return None
+    body = block[len(head) : -len(tail)]
+    lines = body.split("\n")
+    return lines if lines == body.split() else None
 
 
 def _armour_normal(block: str) -> str:
-    """:func:`_normal_block` of an armoured age block as pbem's encryption writes it: the
-    marker lines, then lines without white space and none blank.  Such a block is its own
-    normal form, trimmed; any other block goes the general way.  (The tests are searches
-    for single characters, in C, where the general way trims every line in Python.)"""
+    """:func:`_normal_block` of an armoured age block: such a block as pbem's encryption
+    writes it (:func:`_armour_lines`) is its own normal form, trimmed; any other block goes
+    the general way.  (The test splits in C, where the general way trims every line in
+    Python.)"""
     trimmed = block.strip()
-    head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
-    if trimmed.isascii() and trimmed.startswith(head) and trimmed.endswith(tail):
-        body = trimmed[len(head) : -len(tail)]
-        if not any(c in body for c in _ASCII_SPACE) and "" not in body.split("\n"):
-            return trimmed
-    return _normal_block(block)
+    return trimmed if _armour_lines(trimmed) is not None else _normal_block(block)
 
 
 def _report_digest(prose: str, private_block: str) -> str:
@@ -418,18 +421,12 @@ def _plain_armour(block: str) -> bool:
     it: its marker lines, one of each, around lines without white space, none blank, each
     within :data:`WIDTH` (then folding leaves it as it is, it is its own normal form, and
     the word digest of a text holding it as whole lines leaves it out)."""
-    head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
-    if not (block.isascii() and block.startswith(head) and block.endswith(tail)):
+    lines = _armour_lines(block)
+    if lines is None:
         return False
-    body = block[len(head) : -len(tail)]
-    lines = body.split("\n")
-    # The same words as the lines: no white space but the line breaks, and no blank line.
+    body = "\n".join(lines)
     return (
-        lines == body.split()
-        and max(map(len, lines)) <= WIDTH
-        and "\x00" not in body
-        and AGE_BEGIN not in body
-        and AGE_END not in body
+        max(map(len, lines)) <= WIDTH and "\x00" not in body and AGE_BEGIN not in body and AGE_END not in body
     )
 
 

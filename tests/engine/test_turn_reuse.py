@@ -20,7 +20,7 @@ from pbem import save as save_module
 from pbem.engine import GameFolder
 from pbem.errors import FormatError
 from pbem.keys import Identity, PublicCard
-from pbem.reports import _ASCII_SPACE, _plain_armour
+from pbem.reports import _plain_armour
 from pbem.save import _string_line
 from pbem.wording import WIDTH
 
@@ -100,6 +100,10 @@ def test_a_render_context_is_what_new_context_makes() -> None:
 
 
 # ---- armour as age writes it ---------------------------------------------------------------------
+_ASCII_SPACE = " \t\r\x0b\x0c\x1c\x1d\x1e\x1f"
+"""ASCII white space but the newline (what str.strip and str.splitlines see besides it)."""
+
+
 def _reference(block: str) -> bool:
     """The conditions :func:`_plain_armour` stands for, one by one."""
     head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
