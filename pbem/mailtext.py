@@ -23,4 +23,7 @@ def lines(text: str) -> list[str]:
 
 def unquoted(text: str) -> list[str]:
     """Lines of ``text`` with mail quoting removed and no-break spaces read as spaces."""
-    return [QUOTE_RE.sub("", raw) for raw in lines(text.replace("\u00a0", " "))]
+    text = text.replace("\u00a0", " ")
+    if ">" not in text:  # QUOTE_RE needs a '>' to match: no line is quoted (one scan in C)
+        return lines(text)
+    return [QUOTE_RE.sub("", raw) for raw in lines(text)]

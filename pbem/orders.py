@@ -34,6 +34,7 @@ digits for numbers) and every refusal is a :class:`FormatError` naming the file 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import re
 import textwrap
@@ -55,6 +56,7 @@ from pbem.transit import (
     WHAT_TO_DO,
     Damage,
     age_header_damage,
+    age_payload_length,
     age_plaintext_length,
     armour_damage,
     decode_armour,
@@ -87,8 +89,6 @@ MAX_DIGITS = 9
 
 _HEADER_RE = re.compile(r"^(Game|Turn|Player|Seq)\s*:\s*(.*)$", re.IGNORECASE)
 _GAME_ID_RE = re.compile(r"[0-9A-F]{16}")
-_ARMOUR_CHARS = re.compile(r"[A-Za-z0-9+/=]*")
-"""The characters of age's armour lines (as :mod:`pbem.transit` checks them)."""
 _NEEDS_ESCAPE = ("-", ">", "From ")
 
 
@@ -337,13 +337,48 @@ def _sealed_length(text: str) -> int | None:
     )
 
 
-def _standard_armour(text: str) -> list[str] | None:
-    """The base64 lines of ``text`` when it is one age block exactly as age (and so
+@dataclass(frozen=True)
+class _Standard:
+    """A text that is one age block exactly as age writes it: its base64 lines, and the
+    bytes they decode to."""
+
+    lines: tuple[str, ...]
+    raw: bytes
+
+
+_STANDARD_MEMO: dict[str, _Standard | None] = {}
+""":func:`_standard_block` of the last few texts, by the whole text (its value, not its id)."""
+_MEMO_ENTRIES = 8
+_MEMO_TEXT = 64 * 1024
+"""Texts longer than this are not remembered (a sealed order file is about 3,300 characters)."""
+
+
+def _standard_block(text: str) -> _Standard | None:
+    """The lines and bytes of ``text`` when it is one age block exactly as age (and so
     :func:`seal`) writes it: the BEGIN line first, lines of 64 base64 characters and a last
     shorter one, '=' only at the end, the END line, then nothing but newlines; else None.
 
     Such a text is :func:`is_sealed` and its armour lines are those :func:`_sealed_length`
-    reads: found with a few operations in C instead of a walk line by line."""
+    reads: found with a few operations in C instead of a walk line by line.  The characters
+    are checked by decoding them (strict base64: only its alphabet, padding only at the end),
+    which the opening needs anyway, instead of by a pattern first and a decoding after.
+
+    Remembered for the last :data:`_MEMO_ENTRIES` texts (each at most :data:`_MEMO_TEXT`
+    characters), keyed by the text itself: the engine opens an order file and then files its
+    copy (:func:`archive_copy`), two looks at the same characters in one turn.  A str cannot
+    change, and the answer is a pure function of it, so a remembered answer is the answer."""
+    if text in _STANDARD_MEMO:
+        return _STANDARD_MEMO[text]
+    found = _standard_plain(text)
+    if len(text) <= _MEMO_TEXT:
+        if len(_STANDARD_MEMO) >= _MEMO_ENTRIES:
+            del _STANDARD_MEMO[next(iter(_STANDARD_MEMO))]  # the oldest
+        _STANDARD_MEMO[text] = found
+    return found
+
+
+def _standard_plain(text: str) -> _Standard | None:
+    """:func:`_standard_block`, worked out (nothing remembered)."""
     head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
     if len(text) > MAX_TEXT or not text.startswith(head):
         return None
@@ -355,9 +390,20 @@ def _standard_armour(text: str) -> list[str] | None:
     if not 0 < last <= AGE_WIDTH or not set(map(len, lines[:-1])) <= {AGE_WIDTH}:
         return None
     joined = "".join(lines)
-    if not _ARMOUR_CHARS.fullmatch(joined) or "=" in joined.rstrip("=") or len(joined) % 4:
+    if len(joined) % 4 or joined.endswith("==="):  # what strict decoding lets through
         return None
-    return lines
+    try:
+        raw = binascii.a2b_base64(joined, strict_mode=True)
+    except ValueError:  # binascii.Error, or a character beyond ASCII
+        return None
+    return _Standard(tuple(lines), raw)
+
+
+def _standard_armour(text: str) -> tuple[str, ...] | None:
+    """The base64 lines of ``text`` when it is one age block in standard armour
+    (:func:`_standard_block`), else None."""
+    found = _standard_block(text)
+    return None if found is None else found.lines
 
 
 def archive_copy(text: str, identity: Identity, moderator: PublicCard, source: str) -> str:
@@ -370,9 +416,9 @@ def archive_copy(text: str, identity: Identity, moderator: PublicCard, source: s
     Raises FormatError as :func:`open_sealed` does (only for a file already accepted, so
     never in practice).
     """
-    standard = _standard_armour(text)
+    standard = _standard_block(text)  # remembered from open_sealed: no second decoding
     if standard is not None:  # the usual file, as pbem sign writes it
-        length = age_plaintext_length(standard)
+        length = age_payload_length(standard.raw)
         if length is not None and length >= ORDERS_SIZE and length == padded_size(length, ORDERS_SIZE):
             return text
     if is_sealed(text):
@@ -385,10 +431,11 @@ def archive_copy(text: str, identity: Identity, moderator: PublicCard, source: s
     return seal(text, [moderator])
 
 
-def _open_block(block: _Armour, identity: Identity, source: str, checked: bool = False) -> str:
+def _open_block(block: _Armour, identity: Identity, source: str, decoded: bytes | None = None) -> str:
     """Decrypt one age block, repairing re-wrapped lines; FormatError says what went wrong.
-    ``checked``: the block's lines are known to be standard armour (:func:`_standard_armour`
-    checked what :func:`armour_damage` checks), so they are not walked again."""
+    ``decoded``: the bytes of a block known to be standard armour (:func:`_standard_block`
+    checked what :func:`armour_damage` checks, and decoded it), so its lines are neither walked
+    nor decoded again.  age is handed the bytes, not the armour: it would decode it again."""
     where = f"{source}, line {block.begin}"
     if not block.closed:
         raise FormatError(
@@ -396,19 +443,20 @@ def _open_block(block: _Armour, identity: Identity, source: str, checked: bool =
             "(its end was cut off)",
             WHAT_TO_DO,
         )
-    damage = None if checked else armour_damage(block.body)
-    if damage is not None and not damage.repairable:
-        raise FormatError(f"{where}: {damage.describe()}", WHAT_TO_DO)
-    lines = rewrapped(block.body) if damage is not None else [t for _, t in block.body]
-    raw = decode_armour(lines)
+    raw = decoded
+    if raw is None:
+        damage = armour_damage(block.body)
+        if damage is not None and not damage.repairable:
+            raise FormatError(f"{where}: {damage.describe()}", WHAT_TO_DO)
+        raw = decode_armour(rewrapped(block.body) if damage is not None else [t for _, t in block.body])
     problem = "the data is not base64" if raw is None else age_header_damage(raw)
-    if problem is not None:
+    if raw is None or problem is not None:
         raise FormatError(
-            f"{where}: {Damage('damaged characters', problem).describe()}",
+            f"{where}: {Damage('damaged characters', problem or '').describe()}",
             WHAT_TO_DO,
         )
     try:
-        plain = identity.decrypt("\n".join([AGE_BEGIN, *lines, AGE_END]) + "\n")
+        plain = identity.decrypt(raw)
     except FormatError as exc:
         if "no matching keys" not in exc.message.lower():
             damaged = Damage("damaged characters", "the encrypted data does not check out")
@@ -440,9 +488,9 @@ def open_sealed(text: str, identity: Identity, source: str, _depth: int = 0) -> 
     damaged in transit).
     """
     check_size(text, source)
-    standard = _standard_armour(text)
+    standard = _standard_block(text)
     if standard is not None:  # one block as age writes it: what the general way finds in it
-        blocks = [_Armour(1, tuple(enumerate(standard, start=2)), True)]
+        blocks = [_Armour(1, tuple(enumerate(standard.lines, start=2)), True)]
     else:
         lines = _unquoted(text)
         if _has_clear_block(lines):
@@ -459,7 +507,7 @@ def open_sealed(text: str, identity: Identity, source: str, _depth: int = 0) -> 
     failures: list[FormatError] = []
     for block in blocks:
         try:
-            plain = _open_block(block, identity, source, checked=standard is not None)
+            plain = _open_block(block, identity, source, None if standard is None else standard.raw)
         except FormatError as exc:
             failures.append(exc)
             continue

@@ -182,8 +182,14 @@ def age_plaintext_length(armour: Sequence[str]) -> int | None:
     header ends at the ``---`` line; the payload is a 16-byte nonce, then chunks of up to 64
     KiB each with a 16-byte tag), or None when the armour cannot be read.  What an outsider
     learns of a sealed file's size, so padding is checked against it."""
+    raw = decode_armour(armour)
+    return None if raw is None else age_payload_length(raw)
+
+
+def age_payload_length(raw: bytes) -> int | None:
+    """:func:`age_plaintext_length` of the bytes an armour decodes to (for a caller that
+    decoded them already), or None when they hold no age header's end."""
     try:
-        raw = base64.b64decode("".join(armour), validate=True)
         header_end = raw.index(b"\n", raw.index(b"\n--- ") + 1) + 1
     except ValueError:
         return None

@@ -319,12 +319,12 @@ def test_a_sealed_file_opens_as_the_general_way_opens_it(edits: list[str]) -> No
     for edit in edits:
         text = _edit(text, edit)
     quick = _opened(text)
-    plain = orders._standard_armour
+    plain = orders._standard_block
     try:
-        orders._standard_armour = lambda text: None  # type: ignore[assignment]
+        orders._standard_block = lambda text: None  # type: ignore[assignment]
         general = _opened(text)
     finally:
-        orders._standard_armour = plain
+        orders._standard_block = plain
     assert quick == general
     if not edits:
         assert isinstance(quick, tuple) and quick[1] == 1
