@@ -68,13 +68,26 @@ def dumps(value: Any) -> bytes:
     if _check(value):
         import rfc8785
 
-        data: bytes = rfc8785.dumps(value)
+        try:
+            data: bytes = rfc8785.dumps(value)
+        except (
+            rfc8785.CanonicalizationError,
+            UnicodeEncodeError,
+        ):  # left once _check passed: a lone surrogate
+            raise FormatError("a string holds a lone surrogate: not valid Unicode") from None
         return data
     text = _COMPACT(value)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         raise FormatError("a string holds a lone surrogate: not valid Unicode") from None
+
+
+def walk(value: Any) -> bool:
+    """The check :func:`dumps` makes: raise FormatError for anything that is not
+    integer-only JSON data; True when some key needs RFC 8785's UTF-16 order (a character
+    beyond U+FFFF), where ``dumps`` takes the reference encoder."""
+    return _check(value)
 
 
 def check(value: Any, what: str = "value") -> None:

@@ -247,9 +247,12 @@ class GameFolder:
         Raises UsageError if there is no save, FormatError, TamperedError, ForeignError (another
         game's or moderator's save) or RollbackError (an old or forked save).
         """
-        if not os.path.lexists(self._save_path):
-            raise UsageError(f"{self.path} holds no pbem game (no {SAVE_NAME})")
-        data = read_input(self._save_path, "save file")
+        try:
+            data = read_input(self._save_path, "save file")
+        except UsageError:  # the absent save asked after the failed read: no lstat a turn
+            if not os.path.lexists(self._save_path):
+                raise UsageError(f"{self.path} holds no pbem game (no {SAVE_NAME})") from None
+            raise
         save = read_save(data, str(self._save_path), expect_moderator)
         if check_history(self.path, save, data, self._origin_of(save)) and self.lock.held:
             store_history(self.path, save.revision, data)
@@ -345,8 +348,7 @@ class GameFolder:
         body["secret"] = seal_secret(
             secret, body["game_id"], revision, card, pad_to=game.info.padding.secret_size(body["turn"])
         )
-        data, signed = encode_save(body, moderator)
-        return data, replace(signed, source=str(self._save_path))  # its digests made once
+        return encode_save(body, moderator, str(self._save_path))  # its digests made once
 
     def _saved(self, data: bytes) -> bool:
         """True if the folder's save is ``data`` (a write got that far)."""

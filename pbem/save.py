@@ -72,6 +72,9 @@ class Save:
     file_digest: str = ""
     """SHA-256 of the file's bytes (what a writer's compare-and-swap compares); empty when
     the save was not read from, or written to, a file."""
+    body_digest: str = ""
+    """SHA-256 (hex) of ``canonical_body`` when it is already known (made once where the
+    canonical bytes were made, and remembered with them); empty: :attr:`digest` makes it."""
 
     @property
     def game(self) -> str:
@@ -112,7 +115,9 @@ class Save:
     @cached_property
     def digest(self) -> str:
         """SHA-256 of the canonical body: what the next save's ``prev`` names."""
-        return hashlib.sha256(self.canonical_body or canonical.dumps(self.body)).hexdigest()
+        return (
+            self.body_digest or hashlib.sha256(self.canonical_body or canonical.dumps(self.body)).hexdigest()
+        )
 
     def seat_of(self, name: str) -> int | None:
         """The seat of the player called ``name`` (case-insensitive), or None."""
@@ -150,24 +155,29 @@ def encode(body: dict[str, Any], moderator: Identity) -> bytes:
     return encode_save(body, moderator)[0]
 
 
-def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]:
-    """Sign ``body``; return the save file's bytes and the Save they hold.
+def encode_save(body: dict[str, Any], moderator: Identity, source: str = "") -> tuple[bytes, Save]:
+    """Sign ``body``; return the save file's bytes and the Save they hold (named ``source``,
+    the file it is for).
 
     The file shows one field of the body a line (for people to read; any JSON layout
-    reads back the same)."""
+    reads back the same).  Raises FormatError as :func:`pbem.canonical.dumps` does."""
     # The sealed secret is most of the body's bytes: it is encoded to JSON once, for both
     # the canonical bytes and the file's line (a string encodes the same in both).
     secret = _string_line(body["secret"])
-    raw, marked = _canonical_parts(body, secret)
+    once = _fields_once(body, secret)
+    marked: bytes | None
+    if once is not None:
+        raw, marked, lines = once
+    else:
+        raw, marked = _canonical_parts(body, secret)
+        lines = [
+            _line(key) + ": " + (secret if key == "secret" else _line(body[key])) for key in sorted(body)
+        ]
     signature = base64.b64encode(moderator.sign(SAVE_DOMAIN, raw)).decode()
-    quoted, lines = _QUOTED, []
-    for key in sorted(body):
-        name = quoted.get(key) or _line(key)
-        lines.append(f"  {name}: {secret if key == 'secret' else _line(body[key])}")
-    fields = ",\n".join(lines)
+    fields = ",\n".join(f"  {line}" for line in lines)
     tail = f' "format": {_line(FORMAT)},\n "signature": {_line(signature)}\n'
     data = f'{{\n "body": {{\n{fields}\n }},\n{tail}}}\n'.encode()
-    saved = Save(body, "", raw, hashlib.sha256(data).hexdigest())
+    saved = Save(body, source, raw, hashlib.sha256(data).hexdigest(), hashlib.sha256(raw).hexdigest())
     try:  # what read_save checks besides the signature we just made
         if canonical.depth(body) >= canonical.MAX_DEPTH:
             raise FormatError("nested too deeply")
@@ -179,7 +189,7 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
     except FormatError:
         pass  # left to read_save, which refuses it with the file's name
     else:
-        _remember(_verified, saved.file_digest, (raw, signer))
+        _remember(_verified, saved.file_digest, (raw, signer, saved.body_digest))
         if marked is not None and marked.isascii():  # ASCII: no key orders differently
             _remember(_bodies, saved.file_digest, (marked, body["secret"]))
     return data, saved
@@ -188,6 +198,7 @@ def encode_save(body: dict[str, Any], moderator: Identity) -> tuple[bytes, Save]
 _LINE = canonical.encoder((", ", ": "))
 _SECRET_MARK = "\x00pbem: the sealed secret\x00"
 _SECRET_MARK_JSON = canonical.dumps(_SECRET_MARK)
+_SECRET_MARK_TEXT = _SECRET_MARK_JSON.decode()
 
 
 def _canonical_body(body: dict[str, Any], secret: str) -> bytes:
@@ -210,6 +221,53 @@ def _canonical_parts(body: dict[str, Any], secret: str) -> tuple[bytes, bytes | 
         return marked.replace(_SECRET_MARK_JSON, secret.encode("utf-8")), marked
     except UnicodeEncodeError:
         return canonical.dumps(body), None  # raises FormatError naming the lone surrogate
+
+
+_SEPARATED = canonical.encoder(("\x01", "\x02"))
+"""JSON with control characters for separators: ``json`` escapes every control character
+inside a string (``\\u0001``), so a raw one in its text is a separator, and the one text
+becomes the canonical form and the file's form by :meth:`str.replace` alone."""
+
+
+def _fields_once(body: dict[str, Any], secret: str) -> tuple[bytes, bytes, list[str]] | None:
+    """The canonical bytes of ``body`` (:func:`pbem.canonical.dumps`), the same with the mark
+    in the sealed secret's place, and the file's line of each field (``"name": value``, in
+    sorted order, with ``, `` and ``: ``), given ``secret``, the JSON of ``body["secret"]``.
+
+    Each field is encoded once, with control characters for separators, and each form made
+    from that text by replacing them (where the body was encoded for the canonical bytes,
+    then every field again for its line).  None, for the plain way, when a field name is not
+    one a save has, the secret is not a string or a key needs RFC 8785's UTF-16 order.
+    Raises FormatError as :func:`pbem.canonical.dumps` does."""
+    quoted = _QUOTED
+    if type(body.get("secret")) is not str or not all(key in quoted for key in body):
+        return None
+    if canonical.walk(dict(body, secret=_SECRET_MARK)):  # the check dumps makes; True: astral keys
+        return None
+    items: list[str] = []
+    lines: list[str] = []
+    at = -1
+    for key in sorted(body):
+        if key == "secret":
+            at = len(items)
+            items.append(f"{quoted[key]}:{_SECRET_MARK_TEXT}")
+            lines.append(f"{quoted[key]}: {secret}")
+            continue
+        value = body[key]
+        text: str = _SEPARATED(value)
+        if type(value) is dict or type(value) is list:
+            items.append(f"{quoted[key]}:{text.replace(chr(1), ',').replace(chr(2), ':')}")
+            lines.append(f"{quoted[key]}: {text.replace(chr(1), ', ').replace(chr(2), ': ')}")
+        else:
+            items.append(f"{quoted[key]}:{text}")
+            lines.append(f"{quoted[key]}: {text}")
+    try:
+        marked = ("{" + ",".join(items) + "}").encode("utf-8")
+        items[at] = f"{quoted['secret']}:{secret}"
+        raw = ("{" + ",".join(items) + "}").encode("utf-8")
+    except UnicodeEncodeError:
+        raise FormatError("a string holds a lone surrogate: not valid Unicode") from None
+    return raw, marked, lines
 
 
 def _line(value: Any) -> str:
@@ -237,16 +295,20 @@ def _string_line(value: Any) -> str:
 
 _CACHE_SIZE = 64
 """Saves and secret parts remembered per process (a moderator works on one game at a time)."""
-_verified: dict[str, tuple[bytes, bytes]] = {}
-"""SHA-256 of a save file's bytes -> (canonical body, moderator key): files this process
-wrote or verified in full.  The same bytes need not be parsed strictly and verified again."""
+_verified: dict[str, tuple[bytes, bytes, str]] = {}
+"""SHA-256 of a save file's bytes -> (canonical body, moderator key, SHA-256 of the canonical
+body): files this process wrote or verified in full.  The same bytes need not be parsed
+strictly and verified again, nor their body hashed again for :attr:`Save.digest`."""
 _opened: dict[tuple[str, str], bytes] = {}
 _bodies: dict[str, tuple[bytes, str]] = {}
 """SHA-256 of a save file this process wrote -> (the canonical JSON of its body with a mark in
 the sealed secret's place, ASCII; the secret): the body read back without decoding the
 secret's JSON string again (most of the file's bytes)."""
-"""(age recipient, SHA-256 of a sealed secret) -> its plaintext, for secrets this process
-sealed or opened with that identity: the same block need not be decrypted again."""
+"""(age recipient, a sealed secret's whole text) -> its plaintext, for secrets this process
+sealed or opened with that identity: the same block need not be decrypted again.  Keyed by
+the text itself, not its SHA-256: a dict compares the very characters (the secret a save
+this process wrote is read back as the same string object, found without reading it
+again), where a digest had to hash the whole block at every seal and open."""
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
@@ -273,7 +335,7 @@ def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCa
     canonical.check(secret.pending, "accepted orders")
     plain = canonical.compact(secret.to_json(game_id, revision))
     sealed = encrypt(plain, [moderator], pad_to=pad_to)
-    _remember(_opened, (moderator.age_recipient, hashlib.sha256(sealed.encode()).hexdigest()), plain)
+    _remember(_opened, (moderator.age_recipient, sealed), plain)
     return sealed
 
 
@@ -326,8 +388,9 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
             "restore it from the game's history/ folder or your backup",
         ) from None
     check_body(body, source)
-    _remember(_verified, digest, (raw, moderator.verify_key))
-    return Save(body, source, raw, digest)
+    body_digest = hashlib.sha256(raw).hexdigest()
+    _remember(_verified, digest, (raw, moderator.verify_key, body_digest))
+    return Save(body, source, raw, digest, body_digest)
 
 
 def _check_fields(body: dict[str, Any], source: str) -> None:
@@ -346,19 +409,19 @@ def _check_fields(body: dict[str, Any], source: str) -> None:
 
 
 def _known_save(
-    data: bytes, source: str, digest: str, known: tuple[bytes, bytes], expect: PublicCard | None
+    data: bytes, source: str, digest: str, known: tuple[bytes, bytes, str], expect: PublicCard | None
 ) -> Save:
     """A save whose very bytes this process wrote or verified before: parsed again (a fresh
     body, never one shared with another caller), not verified again.  Raises ForeignError as
     :func:`read_save`."""
-    raw, verify_key = known
+    raw, verify_key, body_digest = known
     written = _bodies.get(digest)
     if written is not None:  # the same body, its fields in the file's order (ASCII keys)
         body = json.loads(written[0])
         body["secret"] = written[1]
     else:
         body = json.loads(data)["body"]
-    save = Save(body, source, raw, digest)
+    save = Save(body, source, raw, digest, body_digest)
     if expect is not None and verify_key != expect.verify_key:
         moderator = save.moderator
         raise ForeignError(
@@ -378,7 +441,7 @@ def open_secret(save: Save, moderator: Identity) -> Secret:
             "use the moderator key this game was created with",
         )
     sealed = save.body["secret"]
-    key = (moderator.public().age_recipient, hashlib.sha256(sealed.encode()).hexdigest())
+    key = (moderator.public().age_recipient, sealed)
     known = _opened.get(key)
     if known is not None:
         data = json.loads(known)  # sealed (or opened and checked) by this process
