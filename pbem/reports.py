@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import textwrap
 import unicodedata
 from collections.abc import Sequence
@@ -53,6 +54,21 @@ def _b64(raw: bytes) -> list[str]:
 def _wrapped(text: str) -> tuple[str, ...]:
     # The same events go into every player's report: wrap each text once.
     return tuple(textwrap.wrap(text, WIDTH, initial_indent="- ", subsequent_indent="  ") or ["-"])
+
+
+def _for_people(text: str, names: Sequence[str]) -> str:
+    """:func:`for_people` of a private text, kept by its arguments (strings: an exact key;
+    names not in a hashable tuple go the plain way): a seat's private text is often the
+    same as the turn before (one seat plays a turn)."""
+    try:
+        return _for_people_kept(text, names)
+    except TypeError:  # unhashable names: the plain way (raises what it raises)
+        return for_people(text, names)
+
+
+@lru_cache(maxsize=1024)
+def _for_people_kept(text: str, names: Sequence[str]) -> str:
+    return for_people(text, names)
 
 
 def _event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
@@ -216,13 +232,15 @@ def render_reports(
     for view, recipient in zip(views, recipients, strict=True):
         same = public_view is not None and (view is public_view or view.public == public_view.public)
         if same and shared_text is not None:
-            private_text = "" if view.seat is None else for_people(hook(view), ctx.names)
+            private_text = "" if view.seat is None else _for_people(hook(view), ctx.names)
             texts = (shared_text, private_text, public_events)
         else:
             public_text, private_text = (for_people(text, ctx.names) for text in game.describe(view))
             texts = (public_text, private_text, public_events)
         public_json = shared_json if same else None
-        if view.seat is None or recipient is None:
+        if view.seat is None:
+            out.append(turn.public_report(view, moderator, texts, public_json))
+        elif recipient is None:
             out.append(_assemble(game, view, events, ctx, moderator, recipient, texts, public_json))
         else:
             out.append(turn.report(view, events, moderator, recipient, texts, public_json))
@@ -262,9 +280,7 @@ def _assemble(
     """One report from its texts (public text, private text, public event lines, all with
     names put in and folded): private part encrypted (unless ``encrypted`` is its block),
     prose rendered, data block signed."""
-    from pbem.render import render
-
-    public_text, private_text, public_events = texts
+    private_text = texts[1]
     seat = view.seat
     private_block = ""
     if encrypted is not None:
@@ -292,25 +308,42 @@ def _assemble(
     }
     if ctx.press is not None and ctx.press.data is not None:
         data["press"] = ctx.press.data
-    prose = render(
+    outcome = None if ctx.outcome is None else name_seats(ctx.outcome, ctx.names)
+    player = None if seat is None else ctx.names[seat]
+    prose = wrap_text(_report_prose(game, ctx, player, seat, texts, outcome, private_block))
+    data["text_sha256"] = _report_digest(prose, private_block)
+    return _finish(prose, _signed_data(data, public_json), moderator)
+
+
+def _report_prose(
+    game: Game,
+    ctx: ReportContext,
+    player: str | None,
+    seat: int | None,
+    texts: tuple[str, str, list[str]],
+    outcome: str | None,
+    private_block: str,
+) -> str:
+    """The report template rendered (not folded) for ``player`` at ``seat`` with the public
+    text and event lines of ``texts``, the named ``outcome`` and the encrypted block."""
+    from pbem.render import render
+
+    return render(
         "report.txt.j2",
-        player=None if seat is None else ctx.names[seat],
+        player=player,
         seat=seat,
         title=game.info.title,
         game_id=ctx.game_id,
         turn=ctx.turn,
-        public_text=public_text,
-        events=public_events,
-        outcome=None if ctx.outcome is None else name_seats(ctx.outcome, ctx.names),
+        public_text=texts[0],
+        events=texts[2],
+        outcome=outcome,
         seed=ctx.seed,
         awaiting=list(ctx.awaiting),
         seed_commitment=ctx.seed_commitment,
         private_block=private_block,
         press=() if ctx.press is None else ctx.press.lines,
     )
-    prose = wrap_text(prose)
-    data["text_sha256"] = _report_digest(prose, private_block)
-    return _finish(prose, _signed_data(data, public_json), moderator)
 
 
 _PLAYER_MARK = "\x00pbem:player\x00"
@@ -319,8 +352,25 @@ _BLOCK_MARK = "\x00pbem:private-block\x00"
 once for every player's report (neither can occur in a name, a block or a game's text:
 the rendering is used only where each occurs exactly once)."""
 _SEAT_FIELDS = ("player", "private_sha256", "public", "seat", "seq", "text_sha256")
-"""The members of a report's signed data that differ from one report of a turn to another."""
+"""The members of a report's signed data that differ from one report of a turn to another
+(sorted: :meth:`_Turn.signed_data` puts their values in this order)."""
 _KEY_JSON = {key: canonical.dumps(key) + b":" for key in (*_DATA_FIELDS, "format", "press")}
+_HEX = frozenset("0123456789abcdef")
+
+
+def _member_json(value: Any) -> bytes:
+    """``canonical.dumps(value)``, the same bytes, written directly for what a report's own
+    members hold: None, an integer in canonical JSON's range (its decimal digits), a
+    64-digit lowercase hex digest (the digits in quotes: nothing to escape).  Anything else
+    (a player's name) goes through :func:`canonical.dumps` and its checks."""
+    kind = type(value)
+    if value is None:
+        return b"null"
+    if kind is int and -canonical.MAX_INT <= value <= canonical.MAX_INT:
+        return str(value).encode()
+    if kind is str and len(value) == 64 and _HEX.issuperset(value):
+        return b'"' + value.encode() + b'"'
+    return canonical.dumps(value)
 
 
 class _Turn:
@@ -355,22 +405,41 @@ class _Turn:
         }
         if ctx.press is not None and ctx.press.data is not None:
             common["press"] = ctx.press.data
-        self.members = {key: _KEY_JSON[key] + canonical.dumps(value) for key, value in common.items()}
-        self.order = tuple(sorted([*common, *_SEAT_FIELDS]))
+        members = {key: _KEY_JSON[key] + canonical.dumps(value) for key, value in common.items()}
+        # The object's bytes as fixed runs between the values that differ from report to
+        # report: ``pieces[i]`` ends with the key of the i-th of :data:`_SEAT_FIELDS`.
+        pieces: list[bytes] = []
+        run = b"{"
+        for key in sorted([*common, *_SEAT_FIELDS]):
+            if key in members:
+                run += members[key] + b","
+            else:
+                pieces.append(run + _KEY_JSON[key])
+                run = b","
+        self.pieces = tuple(pieces)
+        self.tail = run[:-1] + b"}" if run != b"," else b"}"
         self.outcome = None if ctx.outcome is None else name_seats(ctx.outcome, ctx.names)
         self._prose: dict[str, _Prose | None] = {}
 
     def signed_data(self, values: dict[str, Any], public_json: bytes) -> bytes:
         """The canonical bytes of a report's data: the shared members, ``values`` (the other
-        members but ``public``) and ``public_json`` (the canonical bytes of ``public``)."""
-        members = self.members
-        parts = []
-        for key in self.order:
-            part = members.get(key)
-            if part is None:
-                part = _KEY_JSON[key] + (public_json if key == "public" else canonical.dumps(values[key]))
-            parts.append(part)
-        return b"{" + b",".join(parts) + b"}"
+        members but ``public``) and ``public_json`` (the canonical bytes of ``public``).
+
+        One join of the fixed runs made once a turn and the values' bytes, each value
+        encoded by :func:`_member_json` (a name, an integer, a digest or None, in a line)."""
+        p = self.pieces
+        enc = _member_json
+        return b"".join(
+            (
+                p[0], enc(values["player"]),
+                p[1], enc(values["private_sha256"]),
+                p[2], public_json,
+                p[3], enc(values["seat"]),
+                p[4], enc(values["seq"]),
+                p[5], enc(values["text_sha256"]),
+                self.tail,
+            )
+        )  # fmt: skip
 
     def prose(self, public_text: str, public_events: list[str]) -> _Prose | None:
         """The marked prose for ``public_text`` (made at the first call), or None where the
@@ -378,6 +447,23 @@ class _Turn:
         if public_text not in self._prose:
             self._prose[public_text] = _Prose.make(self, public_text, public_events)
         return self._prose[public_text]
+
+    def public_report(
+        self, view: View, moderator: Identity, texts: tuple[str, str, list[str]], public_json: bytes | None
+    ) -> str:
+        """The public report (``view.seat`` None): :func:`_assemble`'s text, its signed data
+        made from the shared members (:meth:`signed_data`, the values of a report without a
+        reader) instead of a canonical walk of the whole object."""
+        prose = wrap_text(_report_prose(self.game, self.ctx, None, None, texts, self.outcome, ""))
+        values = {
+            "player": None,
+            "private_sha256": None,
+            "seat": None,
+            "seq": None,
+            "text_sha256": _report_digest(prose, ""),
+        }
+        raw = self.signed_data(values, canonical.dumps(view.public) if public_json is None else public_json)
+        return _finish(prose, raw, moderator)
 
     def report(
         self,
@@ -416,18 +502,22 @@ class _Turn:
         return _finish(prose, raw, moderator)
 
 
+_PLAIN_ARMOUR = re.compile(f"{re.escape(AGE_BEGIN)}\n(?:[!-~]{{1,{WIDTH}}}\n)+{re.escape(AGE_END)}")
+"""ASCII armour as age writes it, trimmed at its end: the marker lines around one or more
+lines of 1 to :data:`WIDTH` printable ASCII characters other than the space."""
+
+
 def _plain_armour(block: str) -> bool:
     """Whether ``block`` (an encrypted block, trimmed at its end) is ASCII armour as age writes
     it: its marker lines, one of each, around lines without white space, none blank, each
     within :data:`WIDTH` (then folding leaves it as it is, it is its own normal form, and
-    the word digest of a text holding it as whole lines leaves it out)."""
-    lines = _armour_lines(block)
-    if lines is None:
-        return False
-    body = "\n".join(lines)
-    return (
-        max(map(len, lines)) <= WIDTH and "\x00" not in body and AGE_BEGIN not in body and AGE_END not in body
-    )
+    the word digest of a text holding it as whole lines leaves it out).
+
+    One match of :data:`_PLAIN_ARMOUR` (in C) where two splits of the block and a comparison
+    of their lists were; it accepts a subset of what those did (no control characters: a
+    marker line holds spaces, so no body line can be one), and a block it refuses goes the
+    plain way, so the text is the same either way (a test fuzzes it against the old test)."""
+    return _PLAIN_ARMOUR.fullmatch(block) is not None
 
 
 @dataclass(frozen=True)
@@ -444,25 +534,8 @@ class _Prose:
     @classmethod
     def make(cls, turn: _Turn, public_text: str, public_events: list[str]) -> _Prose | None:
         """Render the marked prose; None unless the marks stand where :class:`_Turn` needs."""
-        from pbem.render import render
-
-        ctx = turn.ctx
-        raw = render(
-            "report.txt.j2",
-            player=_PLAYER_MARK,
-            seat=0,
-            title=turn.game.info.title,
-            game_id=ctx.game_id,
-            turn=ctx.turn,
-            public_text=public_text,
-            events=public_events,
-            outcome=turn.outcome,
-            seed=ctx.seed,
-            awaiting=list(ctx.awaiting),
-            seed_commitment=ctx.seed_commitment,
-            private_block=_BLOCK_MARK,
-            press=() if ctx.press is None else ctx.press.lines,
-        )
+        texts = (public_text, "", public_events)
+        raw = _report_prose(turn.game, turn.ctx, _PLAYER_MARK, 0, texts, turn.outcome, _BLOCK_MARK)
         if raw.count(_PLAYER_MARK) != 1 or raw.count(_BLOCK_MARK) != 1:
             return None
         lines = raw.split("\n")

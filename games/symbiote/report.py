@@ -136,5 +136,49 @@ def describe(view: View) -> tuple[str, str]:
 
 
 def describe_private(view: View) -> str:
-    """The private text of :func:`describe` alone ("" for the public view)."""
-    return "" if view.seat is None else render("symbiote/private.txt.j2", **private_context(view))
+    """The private text of :func:`describe` alone ("" for the public view).
+
+    A seat's hand and sets stay the same over most turns (one seat plays a turn), so the
+    text is kept by what it is made of (:func:`_private_key`): a later turn with the same
+    seat, hand, drawn card and sets gets it without a new context and render."""
+    if view.seat is None:
+        return ""
+    key = _private_key(view)
+    if key is None:
+        return _render_private(view)
+    text = _PRIVATE_TEXTS.get(key)
+    if text is None:
+        if len(_PRIVATE_TEXTS) >= _PRIVATE_TEXTS_MAX:
+            _PRIVATE_TEXTS.clear()
+        text = _PRIVATE_TEXTS[key] = _render_private(view)
+    return text
+
+
+def _render_private(view: View) -> str:
+    return render("symbiote/private.txt.j2", **private_context(view))
+
+
+_PRIVATE_TEXTS: dict[tuple[Any, ...], str] = {}
+_PRIVATE_TEXTS_MAX = 4096
+"""Private texts by :func:`_private_key` (emptied when full: a bound, not a policy)."""
+
+
+def _private_key(view: View) -> tuple[Any, ...] | None:
+    """Everything :func:`private_context` reads of ``view``, as an exact key: the seat (an
+    int), the hand and each set as tuples of card strings, the drawn card (a string or
+    None).  None, and no caching, when any of it has another type (equal values of other
+    types, 1 and True, or a class with its own ``==``, could stand for each other in a key)."""
+    priv = view.private
+    hand, drawn, sets = priv.get("hand", []), priv.get("drawn"), priv.get("sets", [])
+    if type(view.seat) is not int or type(hand) is not list or type(sets) is not list:
+        return None
+    if not (drawn is None or type(drawn) is str):
+        return None
+    cards = list(hand)
+    for cards_of_set in sets:
+        if type(cards_of_set) is not list:
+            return None
+        cards += cards_of_set
+    if not set(map(type, cards)) <= {str}:
+        return None
+    return (view.seat, tuple(hand), drawn, tuple(map(tuple, sets)))
