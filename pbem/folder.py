@@ -72,10 +72,14 @@ def temp_path(target: str) -> str:
 
 
 def write_fd(fd: int, raw: bytes) -> None:
-    """Write all of ``raw`` to the open file ``fd`` (no Python buffer in between)."""
-    view = memoryview(raw)
-    while view:
-        view = view[os.write(fd, view) :]
+    """Write all of ``raw`` to the open file ``fd`` (no Python buffer in between).  One
+    ``write`` takes all of a regular file's few kilobytes; a short write (a signal, a full
+    disk's last bytes, a pipe) goes on from where it stopped.  Raises OSError."""
+    done = os.write(fd, raw)
+    if done < len(raw):
+        view = memoryview(raw)[done:]
+        while view:
+            view = view[os.write(fd, view) :]
 
 
 def atomic_write(
@@ -123,6 +127,7 @@ def atomic_write(
 
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 _UNNAMED = getattr(os, "O_TMPFILE", 0)
+_UNNAMED_FLAGS = os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0)
 
 
 class Pending:
@@ -136,7 +141,9 @@ class Pending:
     :func:`sweep_temp` removes.
     """
 
-    def __init__(self, fd: int, target: str, staged: str | None, proc: int | None) -> None:
+    __slots__ = ("_staged", "data", "fd", "folder", "folders", "target")
+
+    def __init__(self, fd: int, target: str, staged: str | None) -> None:
         self.fd = fd
         self.target = target
         self.data = b""  # what stage_file wrote
@@ -145,27 +152,44 @@ class Pending:
         """The folders to fsync once it is named: its own, and the parent of each folder made
         for it (a new folder's own name is durable only with its parent's fsync)."""
         self._staged = staged
-        self._proc = proc
 
     def name(self) -> None:
         """Give the file its name (one ``linkat``/``link``).  Raises FileExistsError when the
-        name is taken (nothing changed), OSError otherwise."""
-        if self._staged is None:  # linkat(/proc/self/fd, "N", AT_FDCWD, target, AT_SYMLINK_FOLLOW)
-            os.link(str(self.fd), self.target, src_dir_fd=self._proc, follow_symlinks=True)
+        name is taken (nothing changed), OSError otherwise.
+
+        An unnamed file is linked through ``/proc/self/fd/N`` (``linkat(AT_FDCWD,
+        "/proc/self/fd/N", AT_FDCWD, target, AT_SYMLINK_FOLLOW)``, the way ``open(2)``
+        documents): ``/proc/self`` is looked up by the kernel at this call, so a forked worker
+        always names its own file, with no descriptor of ``/proc`` to open and close.  The
+        file's own descriptor is passed as ``src_dir_fd`` only so that Python calls
+        ``linkat`` (without one it calls ``link``, which links the ``/proc`` entry itself and
+        fails); ``linkat`` ignores it for an absolute path."""
+        if self._staged is None:
+            os.link(f"{_PROC_FDS}{self.fd}", self.target, src_dir_fd=self.fd, follow_symlinks=True)
         else:
             os.link(self._staged, self.target)
 
     def close(self) -> None:
         """Close the file and remove its staging name (never raises)."""
-        for fd in (self.fd, self._proc):
-            if fd is not None:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self.fd, self._proc = -1, None
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = -1
         if self._staged is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self._staged)
             self._staged = None
+
+
+_PROC_FDS = "/proc/self/fd/"
+
+
+@functools.cache
+def _proc_links() -> bool:
+    """True where an unnamed file can be linked through ``/proc/self/fd`` (Linux with
+    ``/proc`` mounted).  Looked up once per process: what it answers is the same in a forked
+    worker, whose ``/proc/self`` is its own when :meth:`Pending.name` looks it up."""
+    return os.path.isdir(_PROC_FDS)
 
 
 def stage_file(
@@ -219,31 +243,25 @@ def _stage_unnamed(folder: str, target: str, mode: int) -> tuple[Pending | None,
     """:func:`stage_file` with ``O_TMPFILE`` (making ``folder`` if it is missing), with the
     parents of the folders it made; None where it is not offered (nothing done but the
     folder)."""
-    if not _UNNAMED:
+    if not _UNNAMED or not _proc_links():
         return None, ()
-    try:  # this process's own descriptors, opened anew each time (a forked worker has its own)
-        proc = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return None, ()
-    flags = os.O_WRONLY | _UNNAMED | getattr(os, "O_CLOEXEC", 0)
     made: tuple[str, ...] = ()
     try:
         try:
-            fd = os.open(folder, flags, mode)
+            fd = os.open(folder, _UNNAMED_FLAGS, mode)
         except FileNotFoundError:  # the folder is new (a turn's orders/turn-NNNN/)
             made = _make_folder(folder)
-            fd = os.open(folder, flags, mode)
+            fd = os.open(folder, _UNNAMED_FLAGS, mode)
     except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), ...: the portable way
-        os.close(proc)
         return None, made
-    return Pending(fd, target, None, proc), made
+    return Pending(fd, target, None), made
 
 
 def _stage_named(folder: str, target: str, mode: int) -> Pending:
     """:func:`stage_file` through a staging name beside the target (written in place: it is
     never read).  Raises FileNotFoundError if ``folder`` does not exist."""
     staged = os.path.join(folder, f"{TEMP_PREFIX}stage-{os.path.basename(target)}.{os.getpid()}")
-    return Pending(os.open(staged, REPLACE_FLAGS, mode), target, staged, None)
+    return Pending(os.open(staged, REPLACE_FLAGS, mode), target, staged)
 
 
 def create_file(
@@ -337,10 +355,8 @@ def write_folder(
             atomic_write(os.path.join(target, filename), data, durable=False, hook=hook)
         return
     stage = os.path.join(parent, f"{TEMP_PREFIX}{name}")
-    if os.path.lexists(stage):
-        _remove_tree(stage)
+    _make_stage(stage)
     try:
-        os.makedirs(stage)
         for filename, data in files.items():
             fd = os.open(os.path.join(stage, filename), _NEW, 0o644)
             try:
@@ -353,6 +369,20 @@ def write_folder(
     except BaseException:
         _remove_tree(stage)
         raise
+
+
+def _make_stage(stage: str) -> None:
+    """Make the staging folder ``stage`` of :func:`write_folder` anew: one ``mkdir`` where its
+    parent exists and no killed writer left one (every turn but the first); a stray staging
+    folder (or file) by that name is removed first; missing parents are made.  Raises
+    OSError."""
+    try:
+        os.mkdir(stage)
+    except FileExistsError:  # a killed writer's
+        _remove_tree(stage)
+        os.mkdir(stage)
+    except FileNotFoundError:  # the game's first reports: reports/ itself is new
+        os.makedirs(stage)
 
 
 def _remove_tree(path: str | os.PathLike[str]) -> None:

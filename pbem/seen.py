@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,21 +36,73 @@ class Seen:
     digest: str
 
 
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+_MAX_REVISION = 2**53 - 1
+
+
+def _usual(revision: int, digest: str) -> bool:
+    """True for what every save gives a record (a SHA-256 digest in lowercase hex, a
+    revision JSON carries exactly): fields whose canonical JSON is plain formatting."""
+    return type(revision) is int and 0 <= revision <= _MAX_REVISION and _DIGEST.fullmatch(digest) is not None
+
+
+def _fields(revision: int, digest: str) -> bytes:
+    """``canonical.dumps({"digest": digest, "revision": revision})``: for the usual fields
+    formatted directly (no walk of the value, no encoder: sorted keys, no spaces, nothing to
+    escape in hex digits), else by :func:`pbem.canonical.dumps`."""
+    if _usual(revision, digest):
+        return b'{"digest":"%s","revision":%d}' % (digest.encode("ascii"), revision)
+    return canonical.dumps({"digest": digest, "revision": revision})
+
+
 def _sum(revision: int, digest: str) -> str:
     """The check a record carries: SHA-256 of its canonical JSON without the check."""
-    return hashlib.sha256(canonical.dumps({"digest": digest, "revision": revision})).hexdigest()
+    return hashlib.sha256(_fields(revision, digest)).hexdigest()
+
+
+_KNOWN: dict[bytes, Seen] = {}
+"""Records decoded (or encoded) before in this process, by their exact bytes: a record
+file holding the very bytes this process wrote last turn is known without parsing and
+summing it again.  Keyed by the whole content, so it cannot answer for any other bytes;
+bounded by :data:`_KNOWN_MAX` (emptied when full)."""
+_KNOWN_MAX = 512
+
+
+def _remember(raw: bytes, seen: Seen) -> None:
+    """Keep ``raw`` as the bytes of ``seen`` in :data:`_KNOWN`."""
+    if len(_KNOWN) >= _KNOWN_MAX:
+        _KNOWN.clear()
+    _KNOWN[raw] = seen
 
 
 def encode_seen(seen: Seen) -> bytes:
     """The bytes of a record (one line, ending in a newline)."""
-    body = {"digest": seen.digest, "revision": seen.revision, "sum": _sum(seen.revision, seen.digest)}
+    revision, digest = seen.revision, seen.digest
+    if _usual(revision, digest):
+        fields = b'{"digest":"%s","revision":%d' % (digest.encode("ascii"), revision)
+        raw = b'%s,"sum":"%s"}\n' % (fields, hashlib.sha256(fields + b"}").hexdigest().encode("ascii"))
+        _remember(raw, seen)  # what decode_seen finds in these bytes
+        return raw
+    body = {"digest": digest, "revision": revision, "sum": _sum(revision, digest)}
     return canonical.dumps(body).rstrip(b"\n") + b"\n"
 
 
 def decode_seen(raw: bytes) -> Seen | None:
     """The record in ``raw``, or None when there is none to trust: empty, cut short, mixed
     with an older record, not JSON, a field of the wrong type or a check that fails.  Never
-    raises."""
+    raises.  Bytes met before in this process (the record it wrote last) are answered from
+    :data:`_KNOWN`."""
+    known = _KNOWN.get(raw)
+    if known is not None:
+        return known
+    seen = _decode(raw)
+    if seen is not None:
+        _remember(raw, seen)
+    return seen
+
+
+def _decode(raw: bytes) -> Seen | None:
+    """:func:`decode_seen`, the plain way: parsed strictly and its check recomputed."""
     try:
         data = canonical.loads(raw, "seen record")
     except PbemError:

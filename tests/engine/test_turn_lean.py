@@ -215,19 +215,39 @@ def test_linux_creates_the_file_unnamed(tmp_path: Path, monkeypatch: pytest.Monk
     create_file(tmp_path / "orders" / "alice.seq1.txt", b"sealed")
     assert (tmp_path / "orders" / "alice.seq1.txt").read_bytes() == b"sealed"
     assert not [name for name in opened if name.startswith(TEMP_PREFIX)]
-    assert opened[0] == "fd"  # /proc/self/fd, opened anew: a forked worker names its own files
+    # The folder opened O_TMPFILE (refused: it is new), made and opened again, then it and its
+    # parent opened to be synced; no descriptor of /proc is opened: the file is linked
+    # through the path /proc/self/fd/N.
+    assert opened == ["orders", "orders", "orders", tmp_path.name]
+
+
+def test_a_forked_worker_names_its_own_file(tmp_path: Path) -> None:
+    """/proc/self is looked up when the file is linked: a worker forked after the parent
+    staged files (and found /proc) links its own file, not the parent's of the same number."""
+    if not getattr(os, "O_TMPFILE", 0) or not hasattr(os, "fork"):  # pragma: no cover
+        pytest.skip("no O_TMPFILE or fork here")
+    parent = folder_module.stage_file(tmp_path / "parent.txt", b"the parent's")
+    try:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child, which exits
+            code = 1
+            try:
+                os.close(parent.fd)  # the child's next descriptor is likely the same number
+                create_file(tmp_path / "child.txt", b"the child's")
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        parent.close()
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert (tmp_path / "child.txt").read_bytes() == b"the child's"
+    assert sorted(os.listdir(tmp_path)) == ["child.txt"]
 
 
 def test_without_proc_the_staging_name_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_open = os.open
-
-    def no_proc(path: str, flags: int, mode: int = 0o777, **kwargs: object) -> int:
-        if str(path).startswith("/proc/"):
-            raise FileNotFoundError(path)
-        return real_open(path, flags, mode)
-
     steps: list[str] = []
-    monkeypatch.setattr(folder_module.os, "open", no_proc)
+    monkeypatch.setattr(folder_module, "_proc_links", lambda: False)
     create_file(tmp_path / "rev-000001.json", b"data", hook=steps.append)
     assert (tmp_path / "rev-000001.json").read_bytes() == b"data"
     assert steps == ["written", "synced", "renamed"]  # once: nothing was written before the fallback
