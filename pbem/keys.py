@@ -198,7 +198,17 @@ class PublicCard:
         """Rebuild a card stored in a save file; raises FormatError if malformed.
 
         A card is a value, the same for the same four strings: each is built once per
-        process (a turn reads the same few cards from every save it loads and writes)."""
+        process (a turn reads the same few cards from every save it loads and writes).  A
+        record whose four values equal a remembered card's key is answered first, with one
+        lookup: only cards built from four str are remembered, and the card built from equal
+        strings is an equal card."""
+        if cls is PublicCard:
+            try:
+                known = _cards.get((data["name"], data["sign"], data["age"], data["self_sig"]))
+            except (KeyError, TypeError):  # not a mapping, a field missing, or unhashable
+                known = None
+            if known is not None:
+                return known
         try:
             key = (data["name"], data["sign"], data["age"], data["self_sig"])
         except (KeyError, TypeError):

@@ -339,11 +339,16 @@ def _sealed_length(text: str) -> int | None:
 
 @dataclass(frozen=True)
 class _Standard:
-    """A text that is one age block exactly as age writes it: its base64 lines, and the
-    bytes they decode to."""
+    """A text that is one age block exactly as age writes it: its armour (the base64 lines
+    between the BEGIN and END lines, joined by newlines), and the bytes they decode to."""
 
-    lines: tuple[str, ...]
+    armour: str
     raw: bytes
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The base64 lines."""
+        return tuple(self.armour.split("\n"))
 
 
 _STANDARD_MEMO: dict[str, _Standard | None] = {}
@@ -385,18 +390,22 @@ def _standard_plain(text: str) -> _Standard | None:
     rest = text.rstrip("\n")
     if not rest.endswith(tail) or len(rest) <= len(head) + len(tail):
         return None
-    lines = rest[len(head) : -len(tail)].split("\n")
-    last = len(lines[-1])
-    if not 0 < last <= AGE_WIDTH or not set(map(len, lines[:-1])) <= {AGE_WIDTH}:
+    armour = rest[len(head) : -len(tail)]
+    # k lines of 64 characters, each with its newline, then a last one of 1 to 64: the
+    # newlines are exactly at 64, 129, ... (counted and picked out in C, no list of lines)
+    full = (len(armour) - 1) // (AGE_WIDTH + 1)
+    if len(armour) - full * (AGE_WIDTH + 1) > AGE_WIDTH:  # the last line would be 65
         return None
-    joined = "".join(lines)
+    if armour.count("\n") != full or armour[AGE_WIDTH :: AGE_WIDTH + 1] != "\n" * full:
+        return None
+    joined = armour.replace("\n", "")
     if len(joined) % 4 or joined.endswith("==="):  # what strict decoding lets through
         return None
     try:
         raw = binascii.a2b_base64(joined, strict_mode=True)
     except ValueError:  # binascii.Error, or a character beyond ASCII
         return None
-    return _Standard(tuple(lines), raw)
+    return _Standard(armour, raw)
 
 
 def _standard_armour(text: str) -> tuple[str, ...] | None:
@@ -490,7 +499,8 @@ def open_sealed(text: str, identity: Identity, source: str, _depth: int = 0) -> 
     check_size(text, source)
     standard = _standard_block(text)
     if standard is not None:  # one block as age writes it: what the general way finds in it
-        blocks = [_Armour(1, tuple(enumerate(standard.lines, start=2)), True)]
+        # its lines are not listed: _open_block is handed their bytes and does not read them
+        blocks = [_Armour(1, (), True)]
     else:
         lines = _unquoted(text)
         if _has_clear_block(lines):
