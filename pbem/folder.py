@@ -347,13 +347,14 @@ def write_folder(
     for the lot; a reader sees no folder or every file whole.  Into a folder that exists,
     each file is written with :func:`atomic_write` (``durable=False``).  Crash points
     (``hook``, as :func:`atomic_write`): "written" after each file, "renamed" at the end.
+
+    The usual case (a new turn's folder) costs no look-up of the target: the files are
+    staged and the rename itself finds a folder that exists (it refuses to replace one that
+    holds files, or anything but a folder); only then is the stage dropped and the files
+    written into the folder one by one (a republish, after a crash).
     """
     target = os.fspath(path)
     parent, name = os.path.split(target)
-    if os.path.lexists(target):
-        for filename, data in files.items():
-            atomic_write(os.path.join(target, filename), data, durable=False, hook=hook)
-        return
     stage = os.path.join(parent, f"{TEMP_PREFIX}{name}")
     _make_stage(stage)
     try:
@@ -364,11 +365,22 @@ def write_folder(
             finally:
                 os.close(fd)
             crash_point("written", hook)
-        os.rename(stage, target)
-        crash_point("renamed", hook)
+        try:
+            os.rename(stage, target)
+        except OSError:  # ENOTEMPTY, EEXIST, ENOTDIR: the folder (or something) is there
+            if not os.path.lexists(target):
+                raise
+            renamed = False
+        else:
+            renamed = True
+            crash_point("renamed", hook)
     except BaseException:
         _remove_tree(stage)
         raise
+    if not renamed:
+        _remove_tree(stage)
+        for filename, data in files.items():
+            atomic_write(os.path.join(target, filename), data, durable=False, hook=hook)
 
 
 def _make_stage(stage: str) -> None:

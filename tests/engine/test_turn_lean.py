@@ -108,12 +108,61 @@ def test_a_new_folder_appears_with_all_its_files_in_one_rename(
     assert _read(target) == _expected()
     assert renames == [(f"{TEMP_PREFIX}turn-0001", "turn-0001")]
     assert os.listdir(tmp_path / "reports") == ["turn-0001"]
-    # Into a folder that exists, each file is replaced on its own (republish after a crash).
+    # Into a folder that exists, each file is replaced on its own (republish after a crash):
+    # the folder's rename is refused (no look-up of the target before it), the stage dropped.
     renames.clear()
     write_folder(target, {"alice.txt": "again\n"})
     assert (target / "alice.txt").read_text() == "again\n"
-    assert [dst for _, dst in renames] == ["alice.txt"]
+    assert [dst for _, dst in renames] == ["turn-0001", "alice.txt"]
     assert sorted(os.listdir(target)) == sorted(FILES)
+    assert os.listdir(tmp_path / "reports") == ["turn-0001"]
+
+
+def test_a_new_folder_costs_no_look_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new turn's folder: one mkdir (the stage), the files, one rename; no lstat or stat of
+    the target, the stage or their parent (each a system call a turn)."""
+    (tmp_path / "reports").mkdir()
+    looked: list[str] = []
+    real_lstat, real_stat = os.lstat, os.stat
+
+    def lstat(path: str, *args: object, **kwargs: object) -> os.stat_result:
+        looked.append(os.path.basename(path))
+        return real_lstat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    def stat(path: str, *args: object, **kwargs: object) -> os.stat_result:
+        looked.append(os.path.basename(path))
+        return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(folder_module.os, "lstat", lstat)
+    monkeypatch.setattr(folder_module.os, "stat", stat)
+    write_folder(tmp_path / "reports" / "turn-0004", FILES)
+    assert looked == []
+    assert _read(tmp_path / "reports" / "turn-0004") == _expected()
+
+
+@pytest.mark.parametrize("kind", ["file", "symlink to a folder", "empty folder"])
+def test_a_target_that_is_not_a_new_folder(tmp_path: Path, kind: str) -> None:
+    """What the refused rename finds: a file stays refused (NotADirectoryError, as before), a
+    link to a folder is written through, an empty folder is replaced by the full one."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    target = reports / "turn-0005"
+    if kind == "file":
+        target.write_text("not a folder")
+        with pytest.raises(NotADirectoryError):
+            write_folder(target, FILES)
+        assert target.read_text() == "not a folder"
+    elif kind == "symlink to a folder":
+        (tmp_path / "elsewhere").mkdir()
+        target.symlink_to(tmp_path / "elsewhere")
+        write_folder(target, FILES)
+        assert _read(tmp_path / "elsewhere") == _expected()
+        assert target.is_symlink()
+    else:
+        target.mkdir()
+        write_folder(target, FILES)
+        assert _read(target) == _expected()
+    assert sorted(os.listdir(reports)) == ["turn-0005"]
 
 
 @pytest.mark.parametrize("kill_at", [1, 2, 3, 4])
