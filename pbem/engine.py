@@ -770,7 +770,8 @@ class GameFolder:
                     f"{self.save_path} changed since it was read: another writer saved the game",
                     "run the command again",
                 )
-        self._set_aside(save.revision, "reports", after=save.turn)
+        if save.body.get("reseeds"):  # reports of later turns: only a rollback (which reseeds) leaves them
+            self._set_aside(save.revision, "reports", after=save.turn)
         events = [e if isinstance(e, Event) else Event.from_json(e) for e in secret.events]
         outcome = game.outcome(secret.state)
         ctx = ReportContext(
