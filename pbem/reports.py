@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-import textwrap
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from pbem.game import Event, Game, View
 from pbem.keys import REPORT_DOMAIN, Identity, PublicCard, encrypt
 from pbem.mailtext import AGE_BEGIN, AGE_END
 from pbem.report_shape import check_report_data
-from pbem.wording import WIDTH, for_people, wrap_text
+from pbem.wording import WIDTH, fold, for_people, wrap_text
 from pbem.wording import name_seats as name_seats  # re-exported for older callers
 
 DATA_BEGIN = "-----BEGIN PBEM REPORT DATA-----"
@@ -53,7 +52,7 @@ def _b64(raw: bytes) -> list[str]:
 @lru_cache(maxsize=4096)
 def _wrapped(text: str) -> tuple[str, ...]:
     # The same events go into every player's report: wrap each text once.
-    return tuple(textwrap.wrap(text, WIDTH, initial_indent="- ", subsequent_indent="  ") or ["-"])
+    return tuple(fold(text, WIDTH, initial_indent="- ", subsequent_indent="  ") or ["-"])
 
 
 def _for_people(text: str, names: Sequence[str]) -> str:

@@ -82,6 +82,55 @@ def wrap_line(line: str, width: int = WIDTH) -> tuple[str, ...]:
     return tuple(folded) or (line,)
 
 
+def fold(
+    text: str,
+    width: int,
+    initial_indent: str = "",
+    subsequent_indent: str = "",
+    break_on_hyphens: bool = True,
+) -> list[str]:
+    """``textwrap.wrap(text, width, initial_indent=..., subsequent_indent=...,
+    break_on_hyphens=...)``: the same lines, without textwrap's chunk regex and its loop
+    where the text is plain words.
+
+    That is when ``text`` is words (no white space of any kind) joined by single spaces,
+    each word fits a line whatever its indent, and it holds no hyphen where textwrap could
+    break at one (or it all fits on the first line): textwrap then fills each line
+    greedily with whole words, one space apart, as here.  Any other text goes to textwrap
+    (a test fuzzes the two against each other).  Never raises for a string.
+    """
+    words = text.split(" ")
+    room, later = width - len(initial_indent), width - len(subsequent_indent)
+    if (
+        not text
+        or words != text.split()
+        or max(map(len, words)) > min(room, later)
+        or (break_on_hyphens and "-" in text and len(text) > room)
+    ):
+        import textwrap  # here: `pbem status` needs the names, not the folding (start-up)
+
+        return textwrap.wrap(
+            text,
+            width,
+            initial_indent=initial_indent,
+            subsequent_indent=subsequent_indent,
+            break_on_hyphens=break_on_hyphens,
+        )
+    if len(text) <= room:
+        return [initial_indent + text]
+    out: list[str] = []
+    line, size = [words[0]], len(words[0])
+    for word in words[1:]:
+        if size + 1 + len(word) <= room:
+            line.append(word)
+            size += 1 + len(word)
+        else:
+            out.append((subsequent_indent if out else initial_indent) + " ".join(line))
+            line, size, room = [word], len(word), later
+    out.append((subsequent_indent if out else initial_indent) + " ".join(line))
+    return out
+
+
 def wrap_lines(lines: Iterable[str], width: int = WIDTH) -> list[str]:
     """Every line of ``lines`` folded by :func:`wrap_line`."""
     out: list[str] = []

@@ -7,12 +7,12 @@ happened in the last step is not repeated here: the engine prints the events its
 
 from __future__ import annotations
 
-import textwrap
 from functools import lru_cache
 from typing import Any
 
 from pbem.game import View
 from pbem.render import render
+from pbem.wording import fold
 
 from .cards import legal_sets, set_kind, set_value, show
 from .rules import OPTION_DEFAULTS, who
@@ -29,7 +29,7 @@ def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> list[str]:
 @lru_cache(maxsize=4096)
 def _wrapped(text: str, indent: str, width: int) -> tuple[str, ...]:
     # Every report of a turn shows the same public lists: each is wrapped once.
-    return tuple(textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) or [""])
+    return tuple(fold(text, width, subsequent_indent=indent, break_on_hyphens=False) or [""])
 
 
 def _describe_set(cards: list[str]) -> str:
