@@ -143,11 +143,11 @@ class Pending:
 
     __slots__ = ("_staged", "data", "fd", "folder", "folders", "target")
 
-    def __init__(self, fd: int, target: str, staged: str | None) -> None:
+    def __init__(self, fd: int, target: str, staged: str | None, folder: str) -> None:
         self.fd = fd
         self.target = target
         self.data = b""  # what stage_file wrote
-        self.folder = os.path.dirname(target) or "."
+        self.folder = folder  # the target's (``os.path.dirname(target) or "."``)
         self.folders: tuple[str, ...] = (self.folder,)
         """The folders to fsync once it is named: its own, and the parent of each folder made
         for it (a new folder's own name is durable only with its parent's fsync)."""
@@ -254,14 +254,14 @@ def _stage_unnamed(folder: str, target: str, mode: int) -> tuple[Pending | None,
             fd = os.open(folder, _UNNAMED_FLAGS, mode)
     except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), ...: the portable way
         return None, made
-    return Pending(fd, target, None), made
+    return Pending(fd, target, None, folder), made
 
 
 def _stage_named(folder: str, target: str, mode: int) -> Pending:
     """:func:`stage_file` through a staging name beside the target (written in place: it is
     never read).  Raises FileNotFoundError if ``folder`` does not exist."""
     staged = os.path.join(folder, f"{TEMP_PREFIX}stage-{os.path.basename(target)}.{os.getpid()}")
-    return Pending(os.open(staged, REPLACE_FLAGS, mode), target, staged)
+    return Pending(os.open(staged, REPLACE_FLAGS, mode), target, staged, folder)
 
 
 def create_file(
@@ -314,7 +314,7 @@ def _writeback_hint() -> Callable[[int], int] | None:
         return None
     call.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
     call.restype = ctypes.c_int
-    return lambda fd: int(call(fd, 0, 0, _SYNC_FILE_RANGE_WRITE))
+    return lambda fd: call(fd, 0, 0, _SYNC_FILE_RANGE_WRITE)  # restype c_int: an int already
 
 
 _SYNC_FILE_RANGE_WRITE = 2
@@ -328,8 +328,10 @@ def sync_files(fds: Sequence[int], hook: CrashHook | None = None) -> None:
     hint = _writeback_hint() if len(fds) > 1 else None
     if hint is not None:
         for fd in fds:
-            with contextlib.suppress(Exception):  # a hint: its failure must change nothing
+            try:
                 hint(fd)
+            except Exception:  # a hint: its failure must change nothing
+                continue
     for fd in fds:
         os.fsync(fd)
     crash_point("synced", hook)

@@ -68,7 +68,7 @@ def history_path(folder: Path, revision: int) -> Path:
 def _history_file(folder: Path, revision: int) -> str:
     """:func:`history_path` as a plain string, for the checks every turn makes (a pathlib
     join costs more than the system call it names)."""
-    return os.path.join(folder, HISTORY_DIR, f"rev-{revision:06d}.json")
+    return f"{os.fspath(folder)}{os.sep}{HISTORY_DIR}{os.sep}rev-{revision:06d}.json"
 
 
 def file_digest(data: bytes) -> str:

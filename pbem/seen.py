@@ -22,10 +22,13 @@ from pathlib import Path
 
 from pbem import canonical
 from pbem.errors import PbemError, RollbackError
-from pbem.folder import read_file, write_fd
+from pbem.folder import write_fd
 from pbem.save import Save
 
 _OPEN = os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+_READ = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+RECORD_MAX = 4096
+"""The longest file read as a record (pbem writes about 170 bytes)."""
 
 
 @dataclass(frozen=True)
@@ -129,18 +132,30 @@ class SeenRecord:
 
     def __init__(self, home: Path) -> None:
         self.folder = home / "seen"
+        self._prefix = os.path.join(self.folder, "")
 
     def _path(self, game_id: str) -> str:
         if not game_id.isalnum():
             raise RollbackError(f"game id {game_id!r} is not a pbem game id")
-        return os.path.join(self.folder, f"{game_id}.json")
+        return f"{self._prefix}{game_id}.json"
 
     def read(self, game_id: str) -> Seen | None:
         """The record of game ``game_id``, None when there is none (or none to trust: see
-        the module's docstring).  Raises RollbackError for a game id that is not one."""
+        the module's docstring).  Raises RollbackError for a game id that is not one.
+
+        Read with one ``read`` of at most :data:`RECORD_MAX` + 1 bytes (no second call to
+        find the end: a record is about 170 bytes); a file longer than that is not a record,
+        and one a short read cut would fail its check (its closing brace missing): no
+        record, as when it is lost."""
         try:
-            raw = read_file(self._path(game_id))
-        except OSError:  # absent, unreadable, a folder: no record, as when it is lost
+            fd = os.open(self._path(game_id), _READ)
+            try:
+                raw = os.read(fd, RECORD_MAX + 1)
+            finally:
+                os.close(fd)
+        except OSError:  # absent, unreadable, a folder, a FIFO: no record, as when it is lost
+            return None
+        if len(raw) > RECORD_MAX:
             return None
         return decode_seen(raw)
 

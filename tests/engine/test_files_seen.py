@@ -122,3 +122,49 @@ def test_the_memory_is_bounded() -> None:
         raw = encode_seen(Seen(revision, hashlib.sha256(b"%d" % revision).hexdigest()))
         assert decode_seen(raw) == Seen(revision, hashlib.sha256(b"%d" % revision).hexdigest())
         assert len(seen._KNOWN) <= seen._KNOWN_MAX
+
+
+def _game() -> object:
+    class FakeSave:
+        game_id = "0123456789ABCDEF"
+        revision = 3
+        digest = hashlib.sha256(b"save 3").hexdigest()
+
+    return FakeSave()
+
+
+def test_a_record_is_read_with_one_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = SeenRecord(tmp_path)
+    save = _game()
+    record.record(save)  # type: ignore[arg-type]
+    reads: list[int] = []
+    real_read = os.read
+
+    def spy(fd: int, size: int) -> bytes:
+        reads.append(size)
+        return real_read(fd, size)
+
+    monkeypatch.setattr(seen.os, "read", spy)
+    assert record.read("0123456789ABCDEF") == Seen(3, hashlib.sha256(b"save 3").hexdigest())
+    assert reads == [seen.RECORD_MAX + 1]
+
+
+@pytest.mark.parametrize("kind", ["too long", "fifo", "folder", "cut short"])
+def test_what_is_not_a_record_reads_as_none(tmp_path: Path, kind: str) -> None:
+    record = SeenRecord(tmp_path)
+    save = _game()
+    record.record(save)  # type: ignore[arg-type]
+    path = tmp_path / "seen" / "0123456789ABCDEF.json"
+    whole = path.read_bytes()
+    path.unlink()
+    if kind == "too long":  # a valid record padded with white space beyond RECORD_MAX
+        path.write_bytes(whole.rstrip(b"\n") + b" " * seen.RECORD_MAX + b"\n")
+        assert seen._decode(path.read_bytes()) is not None  # the plain decode would take it
+    elif kind == "fifo":
+        os.mkfifo(path)  # no writer: reading must not block
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.write_bytes(whole[:-3])
+    assert record.read("0123456789ABCDEF") is None
+    record.check(save)  # type: ignore[arg-type]  # no record: nothing refused, as when it is lost
