@@ -41,8 +41,12 @@ _DATA_FIELDS = frozenset(
 """What every report data block holds (checked before any is used)."""
 
 
+_COLUMNS64 = re.compile(".{1,64}", re.DOTALL)
+
+
 def _wrap64(text: str) -> list[str]:
-    return [text[i : i + 64] for i in range(0, len(text), 64)]
+    """``text`` in lines of 64 characters (the last one shorter), cut by the regex engine."""
+    return _COLUMNS64.findall(text)
 
 
 def _b64(raw: bytes) -> list[str]:
@@ -176,6 +180,53 @@ def private_plaintext(
     data = {"game_id": ctx.game_id, "turn": ctx.turn, "seat": seat, "private": view.private}
     plain += "\n" + "\n".join([PRIVATE_BEGIN, *_b64(canonical.dumps(data)), PRIVATE_END]) + "\n"
     return plain.encode("utf-8")
+
+
+_SLOT_MARKS = {slot: f"\x00pbem:private-{slot}\x00" for slot in ("player", "turn", "events", "text", "press")}
+"""Stand for the values of the private template's variables in :func:`_private_shape`."""
+_SLOT_SPLIT = re.compile("(" + "|".join(map(re.escape, _SLOT_MARKS.values())) + ")")
+
+
+@lru_cache(maxsize=4)
+def _private_shape(events: bool, press: bool) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """``private.txt.j2`` rendered once with a mark for each variable (one event line and
+    one press line when ``events``/``press``, none otherwise), as the literal text between
+    the marks and the marks' slots in order; None where the marks do not stand for the
+    values exactly.
+
+    The template writes ``player`` and ``turn`` as they are, ``private_text`` trimmed at
+    its end, and each list one item a line: so a render is the literal text with, in each
+    slot, the value, the trimmed text, or the list's items joined by line breaks (what
+    :meth:`_Turn.plaintext` puts in).  Checked here: each mark occurs once, and a render
+    with two items in a list is the one-item render with the second item on the next line.
+    Four entries at most (the template ships with pbem: nothing can go stale)."""
+    from pbem.render import render
+
+    def marked(extra: str = "") -> str:
+        return render(
+            "private.txt.j2",
+            player=_SLOT_MARKS["player"],
+            turn=_SLOT_MARKS["turn"],
+            events=[_SLOT_MARKS["events"], *([extra] if extra else [])] if events else [],
+            private_text=_SLOT_MARKS["text"],
+            press=[_SLOT_MARKS["press"], *([extra] if extra else [])] if press else (),
+        )
+
+    raw = marked()
+    parts = _SLOT_SPLIT.split(raw)
+    literals, marks = tuple(parts[0::2]), tuple(parts[1::2])
+    slots = tuple(slot for mark in marks for slot, m in _SLOT_MARKS.items() if m == mark)
+    lists = [slot for slot, on in (("events", events), ("press", press)) if on]
+    if len(slots) != len(set(slots)) or set(slots) != {"player", "turn", "text", *lists}:
+        return None
+    if lists:
+        second = "\x00pbem:private-second\x00"
+        expected = raw
+        for slot in lists:
+            expected = expected.replace(_SLOT_MARKS[slot], f"{_SLOT_MARKS[slot]}\n{second}", 1)
+        if marked(second) != expected:
+            return None
+    return literals, slots
 
 
 def render_report(
@@ -372,6 +423,37 @@ def _member_json(value: Any) -> bytes:
     return canonical.dumps(value)
 
 
+def _game_members(game: str, game_id: str, names: Sequence[str], moderator: PublicCard) -> dict[str, bytes]:
+    """The members of every report's signed data that stay the same over a game (format,
+    game, game id, names, the moderator's card), each as its key and value in canonical
+    JSON, kept by the values themselves (strings, a tuple of strings and the card, a
+    frozen value: an exact key); values that cannot be a key are encoded each time."""
+    try:
+        return _game_members_kept(game, game_id, names, moderator)
+    except TypeError:  # an unhashable value: the plain way (raises what it raises)
+        return _encode_game_members(game, game_id, names, moderator)
+
+
+def _encode_game_members(
+    game: str, game_id: str, names: Sequence[str], moderator: PublicCard
+) -> dict[str, bytes]:
+    values = {
+        "format": REPORT_FORMAT,
+        "game": game,
+        "game_id": game_id,
+        "names": list(names),
+        "moderator": moderator.to_json(),
+    }
+    return {key: _KEY_JSON[key] + canonical.dumps(value) for key, value in values.items()}
+
+
+@lru_cache(maxsize=256)
+def _game_members_kept(
+    game: str, game_id: str, names: Sequence[str], moderator: PublicCard
+) -> dict[str, bytes]:
+    return _encode_game_members(game, game_id, names, moderator)
+
+
 class _Turn:
     """What the players' reports of one turn share, made once, and each report made from it
     (:meth:`report`): exactly the text :func:`_assemble` writes, the plain way.
@@ -393,23 +475,19 @@ class _Turn:
     def __init__(self, game: Game, ctx: ReportContext) -> None:
         self.game, self.ctx = game, ctx
         common: dict[str, Any] = {
-            "format": REPORT_FORMAT,
-            "game": game.info.name,
-            "game_id": ctx.game_id,
             "turn": ctx.turn,
             "revision": ctx.revision,
-            "names": list(ctx.names),
             "awaiting": list(ctx.awaiting),
-            "moderator": ctx.moderator.to_json(),
         }
         if ctx.press is not None and ctx.press.data is not None:
             common["press"] = ctx.press.data
         members = {key: _KEY_JSON[key] + canonical.dumps(value) for key, value in common.items()}
+        members.update(_game_members(game.info.name, ctx.game_id, ctx.names, ctx.moderator))
         # The object's bytes as fixed runs between the values that differ from report to
         # report: ``pieces[i]`` ends with the key of the i-th of :data:`_SEAT_FIELDS`.
         pieces: list[bytes] = []
         run = b"{"
-        for key in sorted([*common, *_SEAT_FIELDS]):
+        for key in sorted([*members, *_SEAT_FIELDS]):
             if key in members:
                 run += members[key] + b","
             else:
@@ -419,6 +497,10 @@ class _Turn:
         self.tail = run[:-1] + b"}" if run != b"," else b"}"
         self.outcome = None if ctx.outcome is None else name_seats(ctx.outcome, ctx.names)
         self._prose: dict[str, _Prose | None] = {}
+        # The private data block's object, {"game_id", "private", "seat", "turn"} in
+        # canonical (sorted) order, around the private view and the seat.
+        self.private_head = b'{"game_id":' + canonical.dumps(ctx.game_id) + b',"private":'
+        self.private_tail = b',"turn":' + canonical.dumps(ctx.turn) + b"}"
 
     def signed_data(self, values: dict[str, Any], public_json: bytes) -> bytes:
         """The canonical bytes of a report's data: the shared members, ``values`` (the other
@@ -446,6 +528,43 @@ class _Turn:
         if public_text not in self._prose:
             self._prose[public_text] = _Prose.make(self, public_text, public_events)
         return self._prose[public_text]
+
+    def plaintext(self, view: View, events: Sequence[Event], private_text: str) -> bytes:
+        """:func:`private_plaintext` of a player's ``view`` (seat not None): the template's
+        text from its shape (:func:`_private_shape`, rendered once a process) with the
+        values put in, and the data block's JSON from fixed runs around the canonical
+        bytes of the private view; the plain way where the shape cannot stand for the
+        values (a value that is not a string)."""
+        ctx, seat = self.ctx, view.seat
+        assert seat is not None
+        mine = _event_lines([e for e in events if e.to is not None and seat in e.to], ctx.names)
+        press = () if ctx.press is None else ctx.press.inbox.get(seat, ())
+        player = ctx.names[seat]
+        shape = _private_shape(bool(mine), bool(press))
+        if shape is None or type(player) is not str or type(private_text) is not str:
+            return private_plaintext(self.game, view, events, ctx, private_text)
+        values = {
+            "player": player,
+            "turn": str(ctx.turn),
+            "events": "\n".join(map(str, mine)),
+            "text": private_text.rstrip(),
+            "press": "\n".join(map(str, press)),
+        }
+        literals, slots = shape
+        parts = [literals[0]]
+        for slot, literal in zip(slots, literals[1:], strict=True):
+            parts += (values[slot], literal)
+        data = b"".join(
+            (
+                self.private_head,
+                canonical.dumps(view.private),
+                b',"seat":',
+                _member_json(seat),
+                self.private_tail,
+            )
+        )
+        block = "\n".join([PRIVATE_BEGIN, *_b64(data), PRIVATE_END])
+        return (wrap_text("".join(parts)) + "\n" + block + "\n").encode("utf-8")
 
     def public_report(
         self, view: View, moderator: Identity, texts: tuple[str, str, list[str]], public_json: bytes | None
@@ -479,7 +598,7 @@ class _Turn:
         public_text, private_text, public_events = texts
         seat = view.seat
         assert seat is not None
-        plain = private_plaintext(game, view, events, ctx, private_text)
+        plain = self.plaintext(view, events, private_text)
         private_block = encrypt(plain, [recipient, ctx.moderator], pad_to=game.info.padding.report)
         name = ctx.names[seat]
         shape = self.prose(public_text, public_events)
@@ -489,16 +608,17 @@ class _Turn:
             return _assemble(
                 game, view, events, ctx, moderator, recipient, texts_done, public_json, private_block
             )
-        prose = shape.text.replace(_PLAYER_MARK, name, 1).replace(_BLOCK_MARK, block, 1)
         values = {
             "player": name,
             "private_sha256": hashlib.sha256(block.encode()).hexdigest(),
             "seat": seat,
             "seq": ctx.seq.get(name, 0),
-            "text_sha256": hashlib.sha256(shape.words.replace(_PLAYER_MARK, name, 1).encode()).hexdigest(),
+            "text_sha256": shape.digest(name),
         }
         raw = self.signed_data(values, canonical.dumps(view.public) if public_json is None else public_json)
-        return _finish(prose, raw, moderator)
+        # _finish(prose, ...) with the prose's parts: one join, no copy of the prose per mark.
+        data_block = _data_block(raw, moderator)
+        return "".join((shape.head, name, shape.middle, block, shape.tail, "\n\n", data_block, "\n"))
 
 
 _PLAIN_ARMOUR = re.compile(f"{re.escape(AGE_BEGIN)}\n(?:[!-~]{{1,{WIDTH}}}\n)+{re.escape(AGE_END)}")
@@ -521,12 +641,20 @@ def _plain_armour(block: str) -> bool:
 
 @dataclass(frozen=True)
 class _Prose:
-    """A player's report prose rendered and folded with marks for the name and the block."""
+    """A player's report prose rendered and folded with marks for the name and the block,
+    kept as the text around the marks (the name's mark comes first)."""
 
-    text: str
-    """The folded prose, with :data:`_PLAYER_MARK` and :data:`_BLOCK_MARK` in it."""
-    words: str
-    """The words the digest covers (the block's line left out), the name's mark among them."""
+    head: str
+    """The folded prose up to the name's mark."""
+    middle: str
+    """The folded prose between the name's mark and the block's."""
+    tail: str
+    """The folded prose after the block's mark, trimmed at its end (the block ends with a
+    marker line, so the report's trimmed prose ends with this)."""
+    words_head: Any
+    """SHA-256 of the words the digest covers up to the name's mark (copied per report)."""
+    words_tail: bytes
+    """The words the digest covers after the name's mark (the block's line left out)."""
     name_line: str
     """The folded line the name's mark is on."""
 
@@ -537,8 +665,9 @@ class _Prose:
         raw = _report_prose(turn.game, turn.ctx, _PLAYER_MARK, 0, texts, turn.outcome, _BLOCK_MARK)
         if raw.count(_PLAYER_MARK) != 1 or raw.count(_BLOCK_MARK) != 1:
             return None
-        lines = raw.split("\n")
-        name_line = next(line for line in lines if _PLAYER_MARK in line).rstrip()
+        at = raw.find(_PLAYER_MARK)
+        end = raw.find("\n", at)
+        name_line = raw[raw.rfind("\n", 0, at) + 1 : end if end >= 0 else len(raw)].rstrip()
         if len(name_line) > WIDTH or f"\n{_BLOCK_MARK}\n" not in f"\n{raw}":
             return None
         text = wrap_text(raw)
@@ -551,7 +680,18 @@ class _Prose:
         words = " ".join(rest.split())
         if f" {words} ".count(f" {_PLAYER_MARK} ") != 1:
             return None
-        return cls(text, words, name_line)
+        name_at, block_at = text.find(_PLAYER_MARK), text.find(_BLOCK_MARK)
+        if not 0 <= name_at < block_at:
+            return None
+        words_head, words_tail = words.split(_PLAYER_MARK)
+        return cls(
+            head=text[:name_at],
+            middle=text[name_at + len(_PLAYER_MARK) : block_at],
+            tail=text[block_at + len(_BLOCK_MARK) :].rstrip(),
+            words_head=hashlib.sha256(words_head.encode()),
+            words_tail=words_tail.encode(),
+            name_line=name_line,
+        )
 
     def fits(self, name: str) -> bool:
         """Whether ``name`` can stand in the mark's place: one ASCII word without NUL, its
@@ -561,12 +701,24 @@ class _Prose:
         line = self.name_line.replace(_PLAYER_MARK, name, 1)
         return len(line) <= WIDTH and AGE_BEGIN not in line and AGE_END not in line
 
+    def digest(self, name: str) -> str:
+        """The word digest of the prose with ``name`` put in (what :func:`_report_digest`
+        gives for the report's text): the hash of the words before the name, made once,
+        continued with the name and the words after it."""
+        words = self.words_head.copy()
+        words.update(name.encode() + self.words_tail)
+        return str(words.hexdigest())
+
 
 def _finish(prose: str, raw: bytes, moderator: Identity) -> str:
     """A report's text: its folded prose, then its signed data block (``raw``, signed)."""
+    return prose.rstrip() + "\n\n" + _data_block(raw, moderator) + "\n"
+
+
+def _data_block(raw: bytes, moderator: Identity) -> str:
+    """A report's signed data block: ``raw`` and the moderator's signature of it, in base64."""
     signature = base64.b64encode(moderator.sign(REPORT_DOMAIN, raw)).decode()
-    data_block = "\n".join([DATA_BEGIN, *_b64(raw), DATA_SIG, *_wrap64(signature), DATA_END])
-    return prose.rstrip() + "\n\n" + data_block + "\n"
+    return "\n".join([DATA_BEGIN, *_b64(raw), DATA_SIG, *_wrap64(signature), DATA_END])
 
 
 def _normal_line(line: str) -> str:
