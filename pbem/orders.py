@@ -564,7 +564,15 @@ def open_orders(text: str, identity: Identity, source: str) -> SignedOrders:
         return parse(text, source)
     plain, line = opened
     label = f"{source}, sealed block" if line == 1 else f"{source}, sealed block of line {line}"
-    return parse(plain, label)
+    return parse(_unpadded(plain), label)
+
+
+def _unpadded(plain: str) -> str:
+    """``plain`` without the white space :func:`pbem.padding.pad` put after it (spaces, then a
+    newline: about 2,000 characters after a signed block).  :func:`parse` reads the same
+    from both (it drops blank lines and strips each line, and nothing after the block's END
+    line counts), but no longer splits and strips the padding, twice."""
+    return plain.rstrip(" \n") + "\n"
 
 
 # ---- clear blocks -----------------------------------------------------------------------------

@@ -154,7 +154,7 @@ def test_age_given_the_bytes_still_tells_a_wrong_key_from_damage() -> None:
     stranger = Identity.generate("stranger")
     assert "cannot be opened with the moderator's key" in _message(_SEALED, stranger)
     lines = _SEALED.split("\n")
-    last_full = len(lines) - 4  # a line of the payload, past the age header
+    last_full = len(lines) // 2 + 5  # a full line of the payload, well past the age header
     flipped = "A" if lines[last_full][5] != "A" else "B"
     damaged = _SEALED.replace(lines[last_full], lines[last_full][:5] + flipped + lines[last_full][6:], 1)
     assert orders._standard_plain(damaged) is not None  # still standard armour: the quick path
@@ -220,3 +220,53 @@ def test_a_malformed_card_record_is_refused_as_before(record: object) -> None:
         PublicCard.from_json(record)  # type: ignore[arg-type]
     with pytest.raises(FormatError):
         PublicCard._from_json(record)  # type: ignore[arg-type]
+
+
+# ---- the padding of a sealed block --------------------------------------------------------------
+_BLOCK = orders.sign(_ALICE, orders.OrderHeader("0123456789ABCDEF", 1, "alice", 1), ["take", "discard KS"])
+_PIECES = st.sampled_from(
+    [
+        *_BLOCK.split("\n"),
+        "",
+        " ",
+        "  \t",
+        "> ",
+        "\r",
+        "\u00a0",
+        orders.BEGIN,
+        orders.END,
+        orders.SIGNATURE,
+        "x",
+    ]
+)
+
+
+def _parsed(text: str) -> object:
+    try:
+        return orders.parse(text, "orders.txt")
+    except FormatError as exc:
+        return exc.message
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(_PIECES, max_size=14), st.integers(0, 300), st.sampled_from(["\n", "", " \n", "\r\n"]))
+def test_a_block_reads_the_same_without_its_padding(pieces: list[str], spaces: int, end: str) -> None:
+    text = "\n".join(pieces) + "\n" + " " * spaces + end
+    assert _parsed(orders._unpadded(text)) == _parsed(text)
+
+
+def test_a_sealed_block_is_parsed_without_its_padding(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+    plain = orders.parse
+
+    def spy(text: str, source: str = "orders") -> orders.SignedOrders:
+        seen.append(text)
+        return plain(text, source)
+
+    monkeypatch.setattr(orders, "parse", spy)
+    signed = orders.open_orders(_SEALED, _MODERATOR, "orders.txt")
+    assert (
+        seen
+        and not seen[0].endswith("  \n")
+        and signed == plain(_MODERATOR.decrypt(_SEALED).decode(), "orders.txt, sealed block")
+    )
