@@ -83,11 +83,43 @@ def dumps(value: Any) -> bytes:
         raise FormatError("a string holds a lone surrogate: not valid Unicode") from None
 
 
-def walk(value: Any) -> bool:
-    """The check :func:`dumps` makes: raise FormatError for anything that is not
-    integer-only JSON data; True when some key needs RFC 8785's UTF-16 order (a character
-    beyond U+FFFF), where ``dumps`` takes the reference encoder."""
-    return _check(value)
+def walk(value: Any) -> tuple[bool, int]:
+    """The check :func:`dumps` makes and the :func:`depth` of ``value``, in one walk.
+
+    Raises FormatError for anything that is not integer-only JSON data (the message
+    :func:`check`'s walk gives).  Returns whether some key needs RFC 8785's UTF-16 order (a
+    character beyond U+FFFF: ``dumps`` then takes the reference encoder) and how deeply
+    ``value`` nests.  The walk goes a level at a time, as :func:`depth`'s does, so the depth
+    costs no bookkeeping per value (the save's body is both checked and measured)."""
+    astral = False
+    deepest = 0
+    layer = [value]
+    while True:
+        below: list[Any] = []
+        extend = below.extend
+        nested = False
+        for item in layer:
+            kind = type(item)
+            if kind is dict:
+                nested = True
+                for key in item:
+                    if type(key) is not str:
+                        _refuse(value)
+                    if not key.isascii() and max(map(ord, key)) > 0xFFFF:
+                        astral = True
+                extend(item.values())
+            elif kind is list:
+                nested = True
+                extend(item)
+            elif kind is int:
+                if not -MAX_INT <= item <= MAX_INT:
+                    _refuse(value)
+            elif not (kind is str or kind is bool or item is None):
+                _refuse(value)
+        if not nested:
+            return astral, deepest
+        deepest += 1
+        layer = below
 
 
 def check(value: Any, what: str = "value") -> None:

@@ -167,8 +167,9 @@ def encode_save(body: dict[str, Any], moderator: Identity, source: str = "") -> 
     once = _fields_once(body, secret)
     marked: bytes | None
     if once is not None:
-        raw, marked, lines = once
+        raw, marked, lines, depth = once
     else:
+        depth = -1  # measured below, if the checks get that far
         raw, marked = _canonical_parts(body, secret)
         lines = [
             _line(key) + ": " + (secret if key == "secret" else _line(body[key])) for key in sorted(body)
@@ -179,7 +180,7 @@ def encode_save(body: dict[str, Any], moderator: Identity, source: str = "") -> 
     data = f'{{\n "body": {{\n{fields}\n }},\n{tail}}}\n'.encode()
     saved = Save(body, source, raw, hashlib.sha256(data).hexdigest(), hashlib.sha256(raw).hexdigest())
     try:  # what read_save checks besides the signature we just made
-        if canonical.depth(body) >= canonical.MAX_DEPTH:
+        if (depth if depth >= 0 else canonical.depth(body)) >= canonical.MAX_DEPTH:
             raise FormatError("nested too deeply")
         _check_fields(body, "save")
         check_body(body, "save")
@@ -229,10 +230,11 @@ inside a string (``\\u0001``), so a raw one in its text is a separator, and the 
 becomes the canonical form and the file's form by :meth:`str.replace` alone."""
 
 
-def _fields_once(body: dict[str, Any], secret: str) -> tuple[bytes, bytes, list[str]] | None:
+def _fields_once(body: dict[str, Any], secret: str) -> tuple[bytes, bytes, list[str], int] | None:
     """The canonical bytes of ``body`` (:func:`pbem.canonical.dumps`), the same with the mark
-    in the sealed secret's place, and the file's line of each field (``"name": value``, in
-    sorted order, with ``, `` and ``: ``), given ``secret``, the JSON of ``body["secret"]``.
+    in the sealed secret's place, the file's line of each field (``"name": value``, in
+    sorted order, with ``, `` and ``: ``), and the body's :func:`pbem.canonical.depth` (from
+    the same walk as the check), given ``secret``, the JSON of ``body["secret"]``.
 
     Each field is encoded once, with control characters for separators, and each form made
     from that text by replacing them (where the body was encoded for the canonical bytes,
@@ -242,7 +244,8 @@ def _fields_once(body: dict[str, Any], secret: str) -> tuple[bytes, bytes, list[
     quoted = _QUOTED
     if type(body.get("secret")) is not str or not all(key in quoted for key in body):
         return None
-    if canonical.walk(dict(body, secret=_SECRET_MARK)):  # the check dumps makes; True: astral keys
+    astral, depth = canonical.walk(dict(body, secret=_SECRET_MARK))  # the check dumps makes
+    if astral:
         return None
     items: list[str] = []
     lines: list[str] = []
@@ -267,7 +270,7 @@ def _fields_once(body: dict[str, Any], secret: str) -> tuple[bytes, bytes, list[
         raw = ("{" + ",".join(items) + "}").encode("utf-8")
     except UnicodeEncodeError:
         raise FormatError("a string holds a lone surrogate: not valid Unicode") from None
-    return raw, marked, lines
+    return raw, marked, lines, depth
 
 
 def _line(value: Any) -> str:

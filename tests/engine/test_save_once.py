@@ -62,16 +62,39 @@ def test_each_field_encoded_once_gives_the_canonical_body_and_the_file_lines(
             refused = save_module._fields_once(body, save_module._string_line(secret))
         except FormatError:
             return
-        assert refused is None and canonical.walk(body)  # left to the plain way, which refuses it
+        assert refused is None and canonical.walk(body)[0]  # left to the plain way, which refuses it
         return
     once = save_module._fields_once(body, save_module._string_line(secret))
     if once is None:  # the plain way: only for a key needing UTF-16 order
-        assert canonical.walk(body)  # some key beyond U+FFFF
+        assert canonical.walk(body)[0]  # some key beyond U+FFFF
         return
     assert once[0] == raw
     assert once[2] == lines
+    assert once[3] == canonical.depth(body)
     marked = json.loads(once[1])  # the mark in the secret's place, every other field as it is
     assert marked == dict(json.loads(raw), secret=save_module._SECRET_MARK)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(_JSON | st.just([[[[1.5]]]]) | st.just({"a": {"b": [2**60]}}) | st.just([{1: 2}]) | st.just([(1,)]))
+def test_one_walk_checks_and_measures_as_the_two_walks_do(value: Any) -> None:
+    try:
+        expected = (canonical._check(value), canonical.depth(value))
+    except FormatError as exc:
+        with pytest.raises(FormatError) as got:
+            canonical.walk(value)
+        assert got.value.message == exc.message
+        return
+    assert canonical.walk(value) == expected
+
+
+def test_one_walk_measures_deep_values_without_recursion() -> None:
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(5_000):
+        inner.append([])
+        inner = inner[0]
+    assert canonical.walk(deep) == (False, 5_001)
 
 
 @pytest.mark.parametrize(
