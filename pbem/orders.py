@@ -570,9 +570,10 @@ def open_orders(text: str, identity: Identity, source: str) -> SignedOrders:
 def _unpadded(plain: str) -> str:
     """``plain`` without the white space :func:`pbem.padding.pad` put after it (spaces, then a
     newline: about 2,000 characters after a signed block).  :func:`parse` reads the same
-    from both (it drops blank lines and strips each line, and nothing after the block's END
-    line counts), but no longer splits and strips the padding, twice."""
-    return plain.rstrip(" \n") + "\n"
+    from both (it strips every line it reads, drops blank ones, and nothing after the block's
+    END line counts), but no longer splits and strips the padding, twice.  ``rstrip()``
+    without arguments: with a set of characters it looks each one up, ten times slower."""
+    return plain.rstrip() + "\n"
 
 
 # ---- clear blocks -----------------------------------------------------------------------------

@@ -233,6 +233,12 @@ _PIECES = st.sampled_from(
         "> ",
         "\r",
         "\u00a0",
+        "\x1c",
+        "\u2028",
+        "\x85",
+        "\ufeff",
+        "x\ufeff ",
+        " \t\x0b",
         orders.BEGIN,
         orders.END,
         orders.SIGNATURE,
@@ -249,9 +255,16 @@ def _parsed(text: str) -> object:
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(st.lists(_PIECES, max_size=14), st.integers(0, 300), st.sampled_from(["\n", "", " \n", "\r\n"]))
+@given(
+    st.lists(_PIECES, max_size=14),
+    st.integers(0, 300),
+    st.sampled_from(["\n", "", " \n", "\r\n", "\u2028", "\x1c\n"]),
+)
 def test_a_block_reads_the_same_without_its_padding(pieces: list[str], spaces: int, end: str) -> None:
     text = "\n".join(pieces) + "\n" + " " * spaces + end
+    assert _parsed(orders._unpadded(text)) == _parsed(text)
+    text = _BLOCK + text  # a whole block, then whatever follows it
+    assert isinstance(_parsed(text), orders.SignedOrders) or orders.BEGIN in pieces
     assert _parsed(orders._unpadded(text)) == _parsed(text)
 
 
