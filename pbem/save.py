@@ -303,15 +303,15 @@ _verified: dict[str, tuple[bytes, bytes, str]] = {}
 body): files this process wrote or verified in full.  The same bytes need not be parsed
 strictly and verified again, nor their body hashed again for :attr:`Save.digest`."""
 _opened: dict[tuple[str, str], bytes] = {}
-_bodies: dict[str, tuple[bytes, str]] = {}
-"""SHA-256 of a save file this process wrote -> (the canonical JSON of its body with a mark in
-the sealed secret's place, ASCII; the secret): the body read back without decoding the
-secret's JSON string again (most of the file's bytes)."""
 """(age recipient, a sealed secret's whole text) -> its plaintext, for secrets this process
 sealed or opened with that identity: the same block need not be decrypted again.  Keyed by
 the text itself, not its SHA-256: a dict compares the very characters (the secret a save
 this process wrote is read back as the same string object, found without reading it
 again), where a digest had to hash the whole block at every seal and open."""
+_bodies: dict[str, tuple[bytes, str]] = {}
+"""SHA-256 of a save file this process wrote -> (the canonical JSON of its body with a mark in
+the sealed secret's place, ASCII; the secret): the body read back without decoding the
+secret's JSON string again (most of the file's bytes)."""
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
