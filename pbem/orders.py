@@ -377,7 +377,7 @@ def _standard_block(text: str) -> _Standard | None:
     found = _standard_plain(text)
     if len(text) <= _MEMO_TEXT:
         if len(_STANDARD_MEMO) >= _MEMO_ENTRIES:
-            del _STANDARD_MEMO[next(iter(_STANDARD_MEMO))]  # the oldest
+            _STANDARD_MEMO.pop(next(iter(_STANDARD_MEMO), ""), None)  # the oldest
         _STANDARD_MEMO[text] = found
     return found
 
