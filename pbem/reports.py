@@ -622,7 +622,8 @@ class _Turn:
 
 
 _ARMOUR_HEAD, _ARMOUR_TAIL = AGE_BEGIN + "\n", "\n" + AGE_END
-_BASE64_AND_BREAK = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n"
+_NOT_IN_ARMOUR = b"\x00 \t\r\x0b\x0c\x1c\x1d\x1e\x1f"
+"""NUL and the ASCII white space but the line break (what str.split splits at besides it)."""
 
 
 def _plain_armour(block: str) -> bool:
@@ -631,23 +632,25 @@ def _plain_armour(block: str) -> bool:
     within :data:`WIDTH` (then folding leaves it as it is, it is its own normal form, and
     the word digest of a text holding it as whole lines leaves it out).
 
-    Tested as age writes it, with operations in C over the whole block (where the first
-    version split it twice and compared the lists): the marker lines, then base64
-    characters in lines of 64, the last one 1 to 64 long.  That is a subset of the blocks
-    the definition allows (a marker line holds spaces, so no such line can be one); a block
-    refused goes the plain way, so the text is the same either way (a test fuzzes this
-    against the definition)."""
+    Each condition is tested by an operation in C over the whole block (the first version
+    split the block twice and compared the lists): a blank line is a line break at either
+    end or two together, white space or NUL is found by deleting those bytes and comparing
+    lengths, and lines of 64 columns (what age writes) by the characters at 64, 129, ...
+    being the line breaks, all of them; only other line lengths are measured line by line.
+    Fuzzed against the conditions one by one (``tests/engine/test_turn_reuse.py``)."""
     if not (block.startswith(_ARMOUR_HEAD) and block.endswith(_ARMOUR_TAIL) and block.isascii()):
         return False
     body = block[len(_ARMOUR_HEAD) : -len(_ARMOUR_TAIL)]
+    if not body or body[0] == "\n" or body[-1] == "\n" or "\n\n" in body:
+        return False
+    raw = body.encode()
+    if len(raw.translate(None, _NOT_IN_ARMOUR)) != len(raw):
+        return False
     breaks = body[64::65]
-    return (
-        bool(body)
-        and not body.endswith("\n")
-        and breaks == "\n" * len(breaks)
-        and body.count("\n") == len(breaks)
-        and not body.encode().translate(None, _BASE64_AND_BREAK)
-    )
+    columns64 = breaks == "\n" * len(breaks) and body.count("\n") == len(breaks)
+    if not columns64 and max(map(len, body.split("\n"))) > WIDTH:
+        return False
+    return block.count(AGE_BEGIN) == 1 and block.count(AGE_END) == 1
 
 
 @dataclass(frozen=True)
