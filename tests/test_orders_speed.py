@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import mailtext, orders
+from pbem import mailtext, orders, transit
 from pbem.errors import FormatError
 from pbem.keys import Identity, PublicCard, encrypt
 from pbem.orders import AGE_BEGIN, AGE_END
@@ -283,3 +283,58 @@ def test_a_sealed_block_is_parsed_without_its_padding(monkeypatch: pytest.Monkey
         and not seen[0].endswith("  \n")
         and signed == plain(_MODERATOR.decrypt(_SEALED).decode(), "orders.txt, sealed block")
     )
+
+
+# ---- the age header ------------------------------------------------------------------------------
+_B64_43 = "YSMZMbaCu9FyolbDCq+grILJ+Kcc38JysPq2dsAwxAM"
+_GOOD_HEAD = st.sampled_from([f"-> X25519 {_B64_43}", "-> 6h.-grease >=Z Ed|_Qh2A GWS", "-> a  b"])
+_BAD_HEAD = st.sampled_from(
+    [
+        f"-> X25519 {_B64_43[:-1]}",
+        f"-> X25519 {_B64_43} x",
+        "-> X25519",
+        "-> X25519x a",
+        "->  a",
+        "-> ",
+        "->",
+        "-> scrypt \xff\r",
+        "A" * 43,
+    ]
+)
+_FULL = st.just("A" * 64) | st.sampled_from(["A" * 65, "A" * 63, "A=" * 32])
+_LAST = st.sampled_from(["", "A" * 43]) | st.sampled_from(["A" * 63, "A" * 64, "A=", "-> x"])
+_MACS = st.just(f"--- {_B64_43}") | st.sampled_from(
+    [f"--- {_B64_43}A", f"--- {_B64_43[:-1]}", "---", f"---  {_B64_43}"]
+)
+
+
+def _mostly(good: st.SearchStrategy[str], bad: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """``good`` nine times in ten, else ``bad``."""
+    return st.integers(0, 9).flatmap(lambda n: good if n else bad)
+
+
+@st.composite
+def _headers(draw: st.DrawFn) -> bytes:
+    """age headers, mostly well formed, each part sometimes damaged."""
+    lines = ["age-encryption.org/v1" if draw(st.integers(0, 9)) else "age-encryption.org/v2"]
+    for _ in range(draw(st.integers(0, 3))):
+        lines.append(draw(_mostly(_GOOD_HEAD, _BAD_HEAD)))
+        lines += draw(st.lists(_mostly(st.just("A" * 64), _FULL), max_size=2))
+        lines.append(draw(_mostly(st.sampled_from(["", "A" * 43]), _LAST)))
+    lines.append(draw(_mostly(st.just(f"--- {_B64_43}"), _MACS)))
+    return ("\n".join(lines) + "\n").encode("latin-1") + draw(st.binary(max_size=3))
+
+
+@settings(max_examples=EXAMPLES * 2, deadline=None)
+@given(_headers())
+def test_the_header_pattern_passes_only_what_the_walk_passes(data: bytes) -> None:
+    if transit._WELL_FORMED_HEADER.match(data):
+        assert transit._header_walk(data) is None
+    assert transit.age_header_damage(data) == transit._header_walk(data)
+
+
+def test_a_real_header_takes_the_pattern() -> None:
+    found = orders._standard_plain(_SEALED)
+    assert found is not None and transit._WELL_FORMED_HEADER.match(found.raw)
+    grease = f"age-encryption.org/v1\n-> X25519 {_B64_43}\n{'A' * 43}\n-> x-grease a b\n\n--- {_B64_43}\n"
+    assert transit._WELL_FORMED_HEADER.match(grease.encode())
