@@ -20,12 +20,13 @@ ratios stay meaningful on a noisy machine:
    nothing changed;
 7. issue 13's table: each row, its target and what this run measured.
 
-Last run quoted in README's Measured section (2026-11-23, fifth session, 2-core machine,
-load about 1): a turn as the moderator plays it (one save) 2.27x its crypto floor on tmpfs
-and 3.29x on disk in the home directory, 3.76x in /tmp (submit then advance: 2.63x /
-4.07x); engine-only Symbiote 1,130 random / 546 greedy, Jovian Syzygy 112 random / 151
-greedy; start-up 1.61x for status, 1.56x for read; moderator on disk, 1,000 games, 106
-games/s (one worker) to 116 (two); idle pass 0.08 s for 1,000 games.  Loaded runs the same
+Last run quoted in README's Measured section (2026-11-23, sixth session, 2-core machine,
+load about 1): a turn as the moderator plays it (one save) 1.97x its crypto floor on tmpfs
+and 3.24x on disk in the home directory, 3.40x in /tmp (submit then advance: 2.32x /
+4.00x); engine-only Symbiote 1,178 random / 781 greedy, Jovian Syzygy 115 random / 155
+greedy; start-up 1.55x for status, 1.58x for read; moderator on disk, 1,000 games, 84
+games/s (one worker) to 112 (two); idle pass 0.12 s for 1,000 games.  Two slower runs
+after it gave tmpfs 2.05x / 2.16x and disk 3.14x / 3.25x.  Loaded runs the same
 day gave 30-40% less for Python code.  Where the time goes is in README and
 docs/scaling.md.  On this machine a run varies by 15% or more: compare ratios within one
 run, not numbers across runs.  The on-disk folders go in ``--disk DIR`` (default: the home

@@ -1,4 +1,4 @@
-"""The shortcuts of reading an order file in a turn (issue 13, seventh session) give what the
+"""The shortcuts of reading an order file in a turn (issue 13, sixth session) give what the
 plain way gives, cannot be fooled, and leave every check against a hostile file in place.
 
 - a sealed file in standard armour is checked by decoding it once (strict base64) and finding

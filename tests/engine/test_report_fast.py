@@ -1,4 +1,4 @@
-"""The shortcuts of a turn's reports (issue 13, seventh session) against the plain way: the
+"""The shortcuts of a turn's reports (issue 13, sixth session) against the plain way: the
 greedy fold against textwrap, the armour test against its definition, members written
 directly against canonical JSON, the private part from its template's shape against the
 template, and the caches (Symbiote's private text, named text, a game's members) against

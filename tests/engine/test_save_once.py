@@ -1,4 +1,4 @@
-"""The save of a turn made with less work (issue 13, seventh session), each shortcut compared
+"""The save of a turn made with less work (issue 13, sixth session), each shortcut compared
 with the plain way: every field of the body encoded once for both the signed bytes and the
 file's lines, the body's digest made once with its canonical bytes, the sealed secret found by
 its text (no SHA-256 of it at every seal and open), the structure check without copies, and
