@@ -73,6 +73,17 @@ def test_every_bad_line_is_reported_with_its_kind() -> None:
     assert 5 not in [n for n, _ in kinds]
 
 
+def test_lines_after_a_refused_step_are_checked_from_where_it_was_meant_to_go() -> None:
+    # Ruling (README, "Order files"): the checker goes on from where the refused step would
+    # have taken the plan, so each later line is judged as the player meant it: a step that
+    # is fine from D-4 is not reported, one that is not is named against D-4.
+    errs = errors(STATE, 0, "move D-4", "move D-5")
+    assert [(e.line.number, e.kind) for e in errs] == [(1, "illegal")]
+    errs = errors(STATE, 0, "move D-4", "move C-4")
+    assert [(e.line.number, e.kind) for e in errs] == [(1, "illegal"), (2, "illegal")]
+    assert "not next to D-4" in errs[1].message
+
+
 def test_suggestions_name_the_nearest_legal_order() -> None:
     (err,) = errors(STATE, 0, "move D-4")
     assert err.kind == "illegal" and "not next to NE" in err.message
