@@ -25,8 +25,8 @@ load about 1): a turn as the moderator plays it (one save) 1.97x its crypto floo
 and 3.24x on disk in the home directory, 3.40x in /tmp (submit then advance: 2.32x /
 4.00x); engine-only Symbiote 1,178 random / 781 greedy, Jovian Syzygy 115 random / 155
 greedy; start-up 1.55x for status, 1.58x for read; moderator on disk, 1,000 games, 84
-games/s (one worker) to 112 (two); idle pass 0.12 s for 1,000 games.  Two slower runs
-after it gave tmpfs 2.05x / 2.16x and disk 3.14x / 3.25x.  Loaded runs the same
+games/s (one worker) to 112 (two); idle pass 0.12 s for 1,000 games.  Three runs
+after it gave tmpfs 2.05x / 2.16x / 1.77x and disk 3.14x / 3.25x / 3.06x.  Loaded runs the same
 day gave 30-40% less for Python code.  Where the time goes is in README and
 docs/scaling.md.  On this machine a run varies by 15% or more: compare ratios within one
 run, not numbers across runs.  The on-disk folders go in ``--disk DIR`` (default: the home
