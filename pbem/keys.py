@@ -198,29 +198,24 @@ class PublicCard:
         """Rebuild a card stored in a save file; raises FormatError if malformed.
 
         A card is a value, the same for the same four strings: each is built once per
-        process (a turn reads the same few cards from every save it loads and writes).  A
-        record whose four values equal a remembered card's key is answered first, with one
-        lookup: only cards built from four str are remembered, and the card built from equal
-        strings is an equal card."""
-        if cls is PublicCard:
-            try:
-                known = _cards.get((data["name"], data["sign"], data["age"], data["self_sig"]))
-            except (KeyError, TypeError):  # not a mapping, a field missing, or unhashable
-                known = None
-            if known is not None:
-                return known
+        process (a turn reads the same few cards from every save it loads and writes): a
+        record whose four values equal a remembered card's key is answered with one lookup.
+        Only cards built from four str are remembered, and equal strings make an equal card."""
+        if cls is not PublicCard:
+            return cls._from_json(data)
         try:
             key = (data["name"], data["sign"], data["age"], data["self_sig"])
-        except (KeyError, TypeError):
-            key = None
-        if cls is not PublicCard or key is None or not all(type(part) is str for part in key):
+            card = _cards.get(key)
+        except (KeyError, TypeError):  # not a mapping, a field missing, or unhashable
+            return cls._from_json(data)  # raises FormatError
+        if card is not None:
+            return card
+        if not all(type(part) is str for part in key):
             return cls._from_json(data)  # raises FormatError, or a card no cache holds
-        card = _cards.get(key)
-        if card is None:
-            card = cls._from_json(data)
-            if len(_cards) >= _CACHE_LIMIT:
-                _cards.clear()
-            _cards[key] = card
+        card = cls._from_json(data)
+        if len(_cards) >= _CACHE_LIMIT:
+            _cards.clear()
+        _cards[key] = card
         return card
 
     @classmethod

@@ -408,13 +408,6 @@ def _standard_plain(text: str) -> _Standard | None:
     return _Standard(armour, raw)
 
 
-def _standard_armour(text: str) -> tuple[str, ...] | None:
-    """The base64 lines of ``text`` when it is one age block in standard armour
-    (:func:`_standard_block`), else None."""
-    found = _standard_block(text)
-    return None if found is None else found.lines
-
-
 def archive_copy(text: str, identity: Identity, moderator: PublicCard, source: str) -> str:
     """What the engine files in the public orders/ folder for an accepted order file: the
     file itself when pbem sign sealed it (one age block, padded to an

@@ -280,10 +280,10 @@ def test_the_standard_armour_shortcut_agrees_with_is_sealed(edits: list[str]) ->
     text = _SEALED
     for edit in edits:
         text = _edit(text, edit)
-    lines = orders._standard_armour(text)
-    if lines is not None:
+    standard = orders._standard_block(text)
+    if standard is not None:
         assert orders.is_sealed(text)
-        assert transit.age_plaintext_length(lines) == orders._sealed_length(text)
+        assert transit.age_plaintext_length(standard.lines) == orders._sealed_length(text)
     elif not edits:
         pytest.fail("a file exactly as pbem sign writes it takes the shortcut")
 
