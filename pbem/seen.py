@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,14 +38,18 @@ class Seen:
     digest: str
 
 
-_DIGEST = re.compile(r"[0-9a-f]{64}")
+_HEX = "0123456789abcdef"
 _MAX_REVISION = 2**53 - 1
 
 
 def _usual(revision: int, digest: str) -> bool:
     """True for what every save gives a record (a SHA-256 digest in lowercase hex, a
     revision JSON carries exactly): fields whose canonical JSON is plain formatting."""
-    return type(revision) is int and 0 <= revision <= _MAX_REVISION and _DIGEST.fullmatch(digest) is not None
+    return (
+        type(revision) is int
+        and 0 <= revision <= _MAX_REVISION
+        and (type(digest) is str and len(digest) == 64 and not digest.strip(_HEX))
+    )  # lowercase hex only: no pattern compiled at start-up (`pbem status` imports this)
 
 
 def _fields(revision: int, digest: str) -> bytes:
