@@ -29,7 +29,10 @@ games/s (one worker) to 112 (two); idle pass 0.12 s for 1,000 games.  Three runs
 after it gave tmpfs 2.05x / 2.16x / 1.77x and disk 3.14x / 3.25x / 3.06x.  Loaded runs the same
 day gave 30-40% less for Python code.  Where the time goes is in README and
 docs/scaling.md.  On this machine a run varies by 15% or more: compare ratios within one
-run, not numbers across runs.  The on-disk folders go in ``--disk DIR`` (default: the home
+run, not numbers across runs.  On ext4 without a journal (this machine's disk) every file
+created passes over the inodes freed on that file system in the last 1-6 minutes: start a run
+when nothing large was deleted there just before (a previous run's clean-up included), or the
+disk rows come out slower (docs/scaling.md).  The on-disk folders go in ``--disk DIR`` (default: the home
 directory, where game folders live); the turn is also timed in the temporary folder for
 comparison, because a file created where test runs churn files costs several times more.
 """
