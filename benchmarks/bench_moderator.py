@@ -147,15 +147,19 @@ def run(games: int, workdir: Path) -> dict[str, Any]:
 
 def scaling(games: int, workers: list[int], workdir: Path) -> dict[str, Any]:
     """One full pass (all orders in) per worker count, each on a fresh copy of the same
-    ``games`` games; then, on the last copy, a pass when nothing changed."""
+    ``games`` games; then, on the last copy, a pass when nothing changed.
+
+    The copies are removed only after the last pass: on ext4 without a journal every file
+    created passes over the inodes freed in the last minutes, so a copy removed between two
+    passes slowed the later ones (docs/scaling.md)."""
     keys = {n: Identity.generate(n) for n in ("moderator", "alice", "bob", "carol")}
     template = workdir / "template"
     template.mkdir(parents=True)
     setup = build(template, games, keys)
     rows = []
     idle: dict[str, Any] = {}
-    for count in workers:
-        copy = workdir / f"workers-{count}"
+    copies = [workdir / f"pass-{number}-workers-{count}" for number, count in enumerate(workers)]
+    for count, copy in zip(workers, copies, strict=True):
         shutil.copytree(template, copy / "root", symlinks=True)
         os.sync()  # the copy's writes are not charged to the pass
         moderator = Moderator(
@@ -176,6 +180,7 @@ def scaling(games: int, workers: list[int], workdir: Path) -> dict[str, Any]:
             moderator.run_pass()
             times = [moderator.run_pass().seconds for _ in range(3)]
             idle = {"unchanged_pass_seconds": round(min(times), 4)}
+    for copy in copies:
         shutil.rmtree(copy, ignore_errors=True)
     base = rows[0]["seconds"]
     for row in rows:
