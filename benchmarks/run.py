@@ -72,6 +72,21 @@ SUMMARY: list[tuple[str, str, str, bool | None]] = []
 """(row, target, measured, met) for the closing table."""
 
 
+_LEFT: list[Path] | None = None
+"""During a whole run (:func:`main`), the folders its sections are done with."""
+
+
+def remove_later(path: Path) -> None:
+    """Remove ``path``: in a whole run when it is over, not now (on ext4 without a journal
+    every file created passes over the inodes freed in the last minutes, so a section's
+    clean-up would slow the sections timed after it: docs/scaling.md); at once when a section
+    is called on its own."""
+    if _LEFT is None:
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        _LEFT.append(path)
+
+
 def note(row: str, target: str, measured: str, met: bool | None) -> None:
     SUMMARY.append((row, target, measured, met))
 
@@ -167,7 +182,7 @@ def turn_cost(turns: int, where: str | None, label: str) -> TurnCost:
         print(f"     ratio full / floor       {one / crypto_one:7.2f} x")
         return TurnCost(full / crypto_two, one / crypto_one)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        remove_later(tmp)
 
 
 def _floors(folder: GameFolder, moderator: Identity, player: Identity) -> tuple[Callable[[], None], ...]:
@@ -272,7 +287,7 @@ def demo_time() -> None:
             result = run_demo(name, None, 7, tmp / "demo", ["greedy", "random"], {})
             print(f"   {name:14s} {result.seconds:6.2f} s for {result.turns} turns")
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            remove_later(tmp)
 
 
 def startup(repeat: int) -> None:
@@ -305,7 +320,7 @@ def startup(repeat: int) -> None:
                 times[label].append(time.perf_counter() - start)
         results = {label: statistics.median(values) for label, values in times.items()}
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        remove_later(tmp)
     print("4. Start-up (median of", repeat, "rounds, each command once a round)")
     click_time = results['python -c "import click"']
     for label, value in results.items():
@@ -329,7 +344,7 @@ def moderator(games: int, workers: list[int], where: str) -> None:
     try:
         disk = bench_moderator.scaling(games, workers, work)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_later(work)
     print(f"   on disk, in {where} (setting up the games took {disk['setup_seconds']} s):")
     print("   workers   seconds   games/s   speed-up")
     for row in disk["passes"]:
@@ -351,7 +366,7 @@ def moderator(games: int, workers: list[int], where: str) -> None:
         try:
             memory = bench_moderator.scaling(games, [1], work)
         finally:
-            shutil.rmtree(work, ignore_errors=True)
+            remove_later(work)
         row = memory["passes"][0]
         print(f"   on tmpfs, 1 worker: {row['seconds']:.2f} s, {row['games_per_second']:.1f} games/s")
 
@@ -383,6 +398,18 @@ def main() -> None:
         help="the on-disk folder for game folders (default: your home folder, where game folders live)",
     )
     args = parser.parse_args()
+    global _LEFT
+    _LEFT = []
+    try:
+        run_all(args)
+    finally:
+        for path in _LEFT:
+            shutil.rmtree(path, ignore_errors=True)
+        _LEFT = None
+
+
+def run_all(args: argparse.Namespace) -> None:
+    """Every section, in order, then issue 13's table."""
     turns = 8 if args.quick else 60
     disk = str(args.disk)
     for where, label, short, target in [
