@@ -17,6 +17,7 @@ from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, MODERATOR_KEY
 if TYPE_CHECKING:
     from pbem.engine import GameFolder
     from pbem.keys import Identity, PublicCard
+    from pbem.press.say import Said
 
 _player_key = click.option(
     "--key",
@@ -73,6 +74,9 @@ def _message(text: str | None, path: str | None) -> tuple[str, str]:
 @click.option("--file", "path", help="A file holding the message (- for standard input).")
 @click.option("--grey", is_flag=True, help="Grey press: the recipients see 'someone', not your name.")
 @click.option("-o", "--out", help="Write the sealed message here (default: standard output).")
+@click.option(
+    "--no-copy", is_flag=True, help="Keep no copy of the message for yourself (see: pbem press sent)."
+)
 @_moderator_card
 def say(
     report: str,
@@ -82,12 +86,14 @@ def say(
     path: str | None,
     grey: bool,
     out: str | None,
+    no_copy: bool,
     moderator_card: str | None,
 ) -> None:
     """Write press to other players: checked against the game's press rules (from your
     REPORT), signed by you, encrypted to the recipients only, sealed to the moderator.
 
-    Send what it writes to the moderator as you send orders (mail, or your inbox folder)."""
+    Send what it writes to the moderator as you send orders (mail, or your inbox folder).
+    A copy you can read stays on this machine (pbem press sent), unless --no-copy."""
     from pbem.errors import UsageError
     from pbem.inputs import read_text, writable_target
     from pbem.keys import Identity
@@ -112,6 +118,8 @@ def say(
     )
     who = "someone (grey)" if said.grey else identity.name
     note = f"press from {who} to {', '.join(said.recipients)}, sealed to the moderator"
+    if not no_copy:
+        note += _keep_copy(said)
     if out:
         try:
             Path(out).write_text(said.text, encoding="utf-8")
@@ -121,6 +129,21 @@ def say(
     else:
         click.echo(said.text, nl=False)
         click.echo(note, err=True)
+
+
+def _keep_copy(said: Said) -> str:
+    """Keep the sender's copy of ``said``; the words to add
+    to the command's note.  A copy that cannot be kept is said, not an error: the message
+    itself was made."""
+    from pbem.folder import default_home
+    from pbem.inputs import describe_os_error
+    from pbem.press.sent import keep_sent
+
+    try:
+        kept = keep_sent(default_home(), said)
+    except OSError as exc:
+        return f" (no copy kept for you: {describe_os_error(exc)})"
+    return f"; your copy: {kept} (pbem press sent)"
 
 
 @click.group()
@@ -153,6 +176,25 @@ def press_read(paths: tuple[str, ...], keyfile: str, moderator_card: str | None)
                 "pass a press message relayed to you (players/NAME/press-NNNNNN.txt or a mail)",
             )
         click.echo(f"no press for {identity.name} in {', '.join(paths)}")
+
+
+@press.command("sent")
+@click.argument("game", required=False)
+def press_sent(game: str | None) -> None:
+    """Print the press you sent (the copies pbem say keeps on this machine), oldest first:
+    of the game GAME (its id, as reports show it), or of every game."""
+    from pbem.folder import default_home
+    from pbem.press.sent import sent_copies
+
+    copies, skipped = sent_copies(default_home(), game)
+    for i, copy in enumerate(copies):
+        if i:
+            click.echo("")
+        click.echo(copy.render(), nl=False)
+    for reason in skipped:
+        click.echo(f"skipped {reason}", err=True)
+    if not copies:
+        click.echo(f"no press sent from this machine{f' in game {game}' if game else ''}")
 
 
 @press.command("relay")

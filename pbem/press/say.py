@@ -128,6 +128,15 @@ class Said:
     recipients: tuple[str, ...]
     grey: bool
     letter_id: str
+    game_id: str
+    sender: str
+    """The sender's name as the game spells it (also for grey press)."""
+    to: tuple[str, ...]
+    """The ``To`` the letter states: the names, or ``all``."""
+    turn: int
+    """The turn of the report the message was written from."""
+    lines: tuple[str, ...]
+    """The text as the recipients will read it (wrapped)."""
 
 
 def compose(
@@ -187,7 +196,17 @@ def compose(
         sign=lambda raw: identity.sign(block.ENVELOPE_DOMAIN, raw),
     )
     sealed = encrypt((envelope + armour).encode("utf-8"), [moderator], pad_to=SEALED_SIZE)
-    return Said(sealed, tuple(recipients), grey, letter_id)
+    return Said(
+        sealed,
+        tuple(recipients),
+        grey,
+        letter_id,
+        str(data["game_id"]),
+        sender,
+        (ALL,) if msg.broadcast else tuple(recipients),
+        int(data["turn"]),
+        tuple(lines),
+    )
 
 
 def say(
