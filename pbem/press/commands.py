@@ -148,7 +148,8 @@ def _keep_copy(said: Said) -> str:
 
 @click.group()
 def press() -> None:
-    """Press: read the messages relayed to you; relay and list them (moderator)."""
+    """Press: read the messages relayed to you and those you sent; relay and list them
+    (moderator)."""
 
 
 @press.command("read")
