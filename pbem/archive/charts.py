@@ -17,6 +17,11 @@ PALETTE = ("#1f6fb4", "#d1495b", "#2a9d48", "#8a5cc2", "#e08a00", "#00808a", "#6
 """Colours of the players' lines, seat 1 first (distinct in print and for most colour-blind eyes
 with the markers' shapes)."""
 _MARKS = ("circle", "square", "diamond", "triangle")
+NARROW = 480
+"""Charts narrower than this are drawn for a phone's width (see :func:`line_chart`)."""
+PHONE_WIDTH = 340
+"""The width of the archive's phone drawing: a 360-pixel screen, less the page's margins,
+shows it at about its own size (12-pixel text stays about 11 pixels)."""
 
 
 def nice_ticks(low: int, high: int, count: int = 5) -> list[int]:
@@ -58,14 +63,19 @@ def line_chart(
     width: int = 640,
     height: int = 260,
     palette: Sequence[str] = PALETTE,
+    css_class: str | None = None,
 ) -> str:
     """``chart`` as an SVG line chart: one line per player over the turns, with a legend.
 
     ``names`` gives every player's seat (so colours match across charts), ``palette`` each
-    seat's colour.  Never raises for a
-    chart with no values (it draws empty axes)."""
+    seat's colour, ``css_class`` the class of the ``svg`` element (the archive draws each
+    chart twice, for wide screens and for phones, and shows one).  A chart narrower than
+    :data:`NARROW` has two legend entries a row and fewer turn numbers, so that its text
+    keeps its size on a phone instead of being shrunk with a wide drawing.  Never raises for
+    a chart with no values (it draws empty axes)."""
     left, right, top, bottom = 44, 16, 30, 40
-    legend_rows = (len(chart.series) + 3) // 4
+    columns = 2 if width < NARROW else 4
+    legend_rows = (len(chart.series) + columns - 1) // columns
     total_height = height + 18 * legend_rows
     plot_w, plot_h = width - left - right, height - top - bottom
     turns = chart.turns or (0,)
@@ -82,7 +92,8 @@ def line_chart(
     title = escape(chart.title)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {total_height}" '
-        f'width="{width}" height="{total_height}" role="img" aria-label="{title} by turn" '
+        + ("" if css_class is None else f'class="{escape(css_class)}" ')
+        + f'width="{width}" height="{total_height}" role="img" aria-label="{title} by turn" '
         'font-family="sans-serif" font-size="12">',
         f"<title>{title} by turn</title>",
         f'<rect width="{width}" height="{total_height}" fill="#fff"/>',
@@ -94,7 +105,7 @@ def line_chart(
             f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#ddd"/>'
             f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444">{tick}</text>'
         )
-    for tick in nice_ticks(t0, t1, 8):
+    for tick in nice_ticks(t0, t1, 4 if width < NARROW else 8):
         x = x_of(tick)
         out.append(
             f'<line x1="{x:.1f}" y1="{top + plot_h}" x2="{x:.1f}" y2="{top + plot_h + 4}" stroke="#444"/>'
@@ -122,8 +133,8 @@ def line_chart(
             else:
                 out.append(_marker(mark, *run[-1], colour))
         last = next((v for v in reversed(row) if v is not None), None)
-        lx = left + (index % 4) * (plot_w / 4)
-        ly = height + 18 * (index // 4) + 4
+        lx = left + (index % columns) * (plot_w / columns)
+        ly = height + 18 * (index // columns) + 4
         label = escape(name) + ("" if last is None else f": {last}")
         out.append(
             f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{lx + 16:.1f}" y2="{ly:.1f}" stroke="{colour}" '

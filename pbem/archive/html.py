@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from pbem.archive.charts import PALETTE, line_chart
+from pbem.archive.charts import PALETTE, PHONE_WIDTH, line_chart
 from pbem.archive.model import Archive, PlayerOrders, PrivatePart, TurnPage
 
 CONFIDENTIAL = "CONFIDENTIAL: the moderator's archive of a game still being played. Show it to no player."
@@ -40,6 +40,8 @@ ul.pb-events li { margin: 0.1rem 0; }
 .pb-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 0.5rem; }
 figure { margin: 0.5rem 0; }
 figure svg { max-width: 100%; height: auto; display: block; }
+svg.pb-chart-phone { display: none; }
+@media (max-width: 40rem) { svg.pb-chart-wide { display: none; } svg.pb-chart-phone { display: block; } }
 figcaption { font-size: 0.85rem; color: #444; }
 nav ol { display: flex; flex-wrap: wrap; gap: 0.2rem 0.6rem; list-style: none; padding: 0; }
 nav a { display: inline-block; padding: 0.15rem 0.3rem; }
@@ -175,8 +177,10 @@ def render_html(archive: Archive) -> str:
     out += _header(archive)
     if archive.charts:
         out.append('<section id="charts"><h2>Charts</h2>')
+        palette = archive.palette or PALETTE
         out += [
-            f"<figure>{line_chart(chart, archive.names, palette=archive.palette or PALETTE)}"
+            f"<figure>{line_chart(chart, archive.names, palette=palette, css_class='pb-chart-wide')}"
+            f"{line_chart(chart, archive.names, PHONE_WIDTH, 240, palette, 'pb-chart-phone')}"
             f"<figcaption>{escape(chart.title)} "
             "after each turn's resolution, as the reports of the turn showed it</figcaption></figure>"
             for chart in archive.charts

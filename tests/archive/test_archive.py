@@ -74,7 +74,8 @@ def test_finished_game_html_has_every_turn_names_reveal_and_charts(
     assert archive.outcome and archive.outcome.split()[0] in reveal
     assert archive.seed and archive.seed in reveal
     charts = list(sections["charts"].iter("{http://www.w3.org/2000/svg}svg"))
-    assert len(charts) == len(archive.charts) >= 1
+    assert len(charts) == 2 * len(archive.charts) >= 2  # each drawn for wide screens and for phones
+    assert [c.get("class") for c in charts[:2]] == ["pb-chart-wide", "pb-chart-phone"]
     legend = text_of(charts[0])
     assert all(name in legend for name in names)
     page_text = text_of(root)

@@ -96,6 +96,7 @@ def test_archive_renders_in_chromium_offline_with_every_turn_names_reveal_and_ch
         box = chart.bounding_box()
         assert box is not None and box["width"] > 300 and box["height"] > 150
         assert all(name in chart.text_content() for name in archive.names)
+        assert page.locator("#charts svg.pb-chart-phone").first.bounding_box() is None  # not shown
     finally:
         page.close()
 
@@ -108,9 +109,15 @@ def test_archive_fits_a_phone_screen(browser: Any, finished: dict[str, Path], tm
         # No page wider than the screen: pictures shrink, wide tables scroll in their own box.
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         board = page.locator("#turn-1 figure svg").first.bounding_box()
-        chart = page.locator("#charts svg").first.bounding_box()
         assert board is not None and 200 < board["width"] <= 360
+        # The chart drawn for a phone is the one shown, its text near its own size (the wide
+        # drawing, shrunk to the screen, had 12-pixel text at about 6 pixels).
+        assert page.locator("#charts svg.pb-chart-wide").first.bounding_box() is None
+        phone = page.locator("#charts svg.pb-chart-phone").first
+        chart = phone.bounding_box()
         assert chart is not None and 200 < chart["width"] <= 360
+        legend = phone.locator("text").last.bounding_box()
+        assert legend is not None and legend["height"] >= 10, legend
         page.screenshot(path=str(tmp_path / "phone.png"))
     finally:
         page.close()
