@@ -141,6 +141,12 @@ def compact(value: Any) -> bytes:
     return _COMPACT(value).encode("utf-8")
 
 
+def compact_text(value: Any) -> str:
+    """:func:`compact` as text (not encoded to UTF-8).  Raises ValueError/TypeError as json does."""
+    text: str = _COMPACT(value)
+    return text
+
+
 def digest(value: Any) -> str:
     """SHA-256 (hex) of the canonical bytes of ``value``."""
     return hashlib.sha256(dumps(value)).hexdigest()

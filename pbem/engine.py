@@ -61,10 +61,18 @@ from pbem.keys import Identity, PublicCard, check_player_name
 from pbem.options import option_name as option_name  # re-exported: older callers
 from pbem.options import parse_options as parse_options
 from pbem.registry import get_game
-from pbem.replay import current_seed
 from pbem.replay import verify_replay as verify_replay  # re-exported: pbem verify, tests
 from pbem.rng import Rng, commitment
-from pbem.save import Save, Secret, encode_save, open_secret, read_save, seal_secret
+from pbem.save import (
+    Save,
+    Secret,
+    appended,
+    encode_save,
+    open_secret,
+    read_save,
+    seal_secret,
+    seed_in_force,
+)
 from pbem.seen import SeenRecord as SeenRecord
 
 if TYPE_CHECKING:  # pbem.orders is imported where orders are read: `pbem status` starts without it
@@ -124,7 +132,7 @@ class Loaded:
     def seed(self) -> bytes:
         """The seed hidden chance is drawn from now: the game's, or the fresh one drawn at the
         latest rollback (see :meth:`GameFolder.rollback`)."""
-        return current_seed(self.secret.seed, self.secret.log)
+        return seed_in_force(self.secret)
 
 
 @dataclass(frozen=True)
@@ -338,7 +346,7 @@ class GameFolder:
             "seed_commitment": base["seed_commitment"],
             "seed": secret.seed.hex() if outcome is not None else None,
             "prev": None if previous is None else previous.digest,
-            "replay": secret.log if outcome is not None else None,
+            "replay": list(secret.log) if outcome is not None else None,
             "written": now.isoformat(timespec="seconds"),
             "secret": "",
         }
@@ -719,7 +727,7 @@ class GameFolder:
         )
         result = replace(result, events=(*played, *result.events))
         entry = {"turn": save.turn, "orders": {str(k): v for k, v in sorted(orders.items())}}
-        log = [*secret.log, entry]
+        log = appended(secret.log, entry)  # a Log stays one: not decoded, nor encoded again
         new_secret = Secret(state, secret.seed, {}, [e.to_json() for e in result.events], log)
         advanced = Advanced(save.turn + 1, result.events, awaiting, outcome, tuple(filled), ())
         return _Resolved(new_secret, advanced)

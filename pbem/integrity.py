@@ -28,7 +28,6 @@ completes (:func:`store_history`).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import time
@@ -52,7 +51,7 @@ from pbem.folder import (
     temp_path,
     write_fd,
 )
-from pbem.save import Save, read_save
+from pbem.save import Save, file_sha256, read_save
 
 SAVE_NAME = "save.json"
 LOCK_NAME = ".pbem-lock"
@@ -72,8 +71,9 @@ def _history_file(folder: Path, revision: int) -> str:
 
 
 def file_digest(data: bytes) -> str:
-    """SHA-256 of a save file's bytes: what compare-and-swap compares."""
-    return hashlib.sha256(data).hexdigest()
+    """SHA-256 of a save file's bytes: what compare-and-swap compares (the bytes of a save
+    this process wrote or read are not hashed again: :func:`pbem.save.file_sha256`)."""
+    return file_sha256(data)
 
 
 # ---- the lock ---------------------------------------------------------------------------------

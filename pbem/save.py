@@ -20,9 +20,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, overload
 
 from pbem import canonical
 from pbem.errors import ForeignError, FormatError, TamperedError
@@ -127,6 +128,85 @@ class Save:
         return None
 
 
+@dataclass(frozen=True, eq=False)
+class Log(Sequence[Any]):
+    """The replay log of a secret part this process sealed, kept as its JSON text.
+
+    The log of past orders is most of a secret part and grows every turn, yet a turn only
+    adds an entry to it: kept as the compact JSON it was sealed as (``text``, an array),
+    with the entries added since as objects (``tail``, encoded when sealed, as a list log's
+    entries are), it is neither decoded when the secret is opened nor encoded again when
+    the next one is sealed (:func:`seal_secret` puts the text in).  Safe: the text is an
+    immutable string cut from the sealed plaintext itself, so it cannot go stale; every
+    read (``log[i]``, iteration, ``len``, ``==``) decodes a fresh copy, so no caller can
+    change what is sealed next (entries read from it are copies: the log only grows by
+    :meth:`plus`)."""
+
+    text: str
+    tail: tuple[Any, ...] = ()
+
+    def entries(self) -> list[Any]:
+        """The log as a new list of fresh objects."""
+        return [*json.loads(self.text), *self.tail]
+
+    def plus(self, entry: Any) -> Log:
+        """The log with ``entry`` appended."""
+        return Log(self.text, (*self.tail, entry))
+
+    def json(self) -> str:
+        """The compact JSON of the whole log (sorted keys): the text with the tail's entries
+        encoded into it, as the encoder writes a list (``[`` items joined by ``,`` ``]``)."""
+        if not self.tail:
+            return self.text
+        added = ",".join(map(canonical.compact_text, self.tail))
+        return f"{self.text[:-1]},{added}]" if self.text != "[]" else f"[{added}]"
+
+    def may_reseed(self) -> bool:
+        """False when no entry is a rollback's ``reseed`` (the text has no such key: a key
+        is a quoted name right before a colon, which no string's JSON holds unescaped)."""
+        return '"reseed":' in self.text or any(type(e) is dict and "reseed" in e for e in self.tail)
+
+    def __len__(self) -> int:
+        return len(self.entries())
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        return self.entries()[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.entries())
+
+    def __reversed__(self) -> Iterator[Any]:
+        return reversed(self.entries())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Log):
+            return self.entries() == other.entries()
+        if isinstance(other, list):
+            return self.entries() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, which has none
+
+
+def appended(log: Sequence[Any], entry: Any) -> Sequence[Any]:
+    """``log`` with ``entry`` added at its end (a new list, or a new :class:`Log`)."""
+    return log.plus(entry) if type(log) is Log else [*log, entry]
+
+
+def seed_in_force(secret: Secret) -> bytes:
+    """:func:`pbem.replay.current_seed` of ``secret``: the seed of its last reseed entry, or
+    its own; a :class:`Log` with no reseed entry (:meth:`Log.may_reseed`) is not decoded."""
+    from pbem.replay import current_seed
+
+    if type(secret.log) is Log and not secret.log.may_reseed():
+        return secret.seed
+    return current_seed(secret.seed, secret.log)
+
+
 @dataclass(frozen=True)
 class Secret:
     """The moderator-only part: full state, seed and this turn's accepted orders."""
@@ -135,7 +215,8 @@ class Secret:
     seed: bytes
     pending: dict[str, Any]
     events: list[Any]
-    log: list[Any]
+    log: Sequence[Any]
+    """The replay log: a list, or a :class:`Log` (read only) for a secret this process sealed."""
 
     def to_json(self, game_id: str, revision: int) -> dict[str, Any]:
         return {
@@ -146,7 +227,7 @@ class Secret:
             "seed": self.seed.hex(),
             "pending": self.pending,
             "events": self.events,
-            "log": self.log,
+            "log": self.log.entries() if type(self.log) is Log else self.log,
         }
 
 
@@ -191,6 +272,7 @@ def encode_save(body: dict[str, Any], moderator: Identity, source: str = "") -> 
         pass  # left to read_save, which refuses it with the file's name
     else:
         _remember(_verified, saved.file_digest, (raw, signer, saved.body_digest))
+        _remember(_files, data[-_FILE_TAIL:], (data, saved.file_digest), _FILES_KEPT)
         if marked is not None and marked.isascii():  # ASCII: no key orders differently
             _remember(_bodies, saved.file_digest, (marked, body["secret"]))
     return data, saved
@@ -302,8 +384,10 @@ _verified: dict[str, tuple[bytes, bytes, str]] = {}
 """SHA-256 of a save file's bytes -> (canonical body, moderator key, SHA-256 of the canonical
 body): files this process wrote or verified in full.  The same bytes need not be parsed
 strictly and verified again, nor their body hashed again for :attr:`Save.digest`."""
-_opened: dict[tuple[str, str], bytes] = {}
-"""(age recipient, a sealed secret's whole text) -> its plaintext, for secrets this process
+_opened: dict[tuple[str, str], tuple[bytes, str | None, str]] = {}
+"""(age recipient, a sealed secret's whole text) -> its plaintext (with, for one this process
+sealed, the same JSON with a mark in the log's place and the log's JSON: :class:`Log`; else
+None and ""), for secrets this process
 sealed or opened with that identity: the same block need not be decrypted again.  Keyed by
 the text itself, not its SHA-256: a dict compares the very characters (the secret a save
 this process wrote is read back as the same string object, found without reading it
@@ -314,11 +398,37 @@ the sealed secret's place, ASCII; the secret): the body read back without decodi
 secret's JSON string again (most of the file's bytes)."""
 
 
-def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+_FILE_TAIL = 96
+"""How many of a save file's last bytes key :data:`_files` (they hold its signature)."""
+_FILES_KEPT = 8
+"""Save files whose bytes are kept (a moderator works on one game at a time)."""
+_files: dict[bytes, tuple[bytes, str]] = {}
+"""The last :data:`_FILE_TAIL` bytes of a save file this process wrote or verified (most of
+its signature) -> (the file's bytes, their SHA-256): see :func:`file_sha256`."""
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any, size: int = _CACHE_SIZE) -> None:
     cache.pop(key, None)
     cache[key] = value
-    while len(cache) > _CACHE_SIZE:
+    while len(cache) > size:
         del cache[next(iter(cache))]
+
+
+def file_sha256(data: bytes) -> str:
+    """SHA-256 (hex) of the save file bytes ``data``: what the cache of verified saves and a
+    writer's compare-and-swap compare.
+
+    The bytes of a file this process wrote or verified (the last :data:`_FILES_KEPT`) are
+    found by their last bytes and then compared whole with the kept ones (one ``memcmp``),
+    not hashed again: a save is hashed when it is written and its next read and the commit
+    that replaces it (both of the very same bytes) get that digest.  Saves two SHA-256 of
+    the whole file a turn.  Safe: only bytes equal to the kept ones get the kept digest
+    (the tail only finds the candidate); any other bytes, a file changed anywhere included,
+    are hashed."""
+    kept = _files.get(data[-_FILE_TAIL:])
+    if kept is not None and kept[0] == data:
+        return kept[1]
+    return hashlib.sha256(data).hexdigest()
 
 
 def forget_cached() -> None:
@@ -326,6 +436,11 @@ def forget_cached() -> None:
     _verified.clear()
     _opened.clear()
     _bodies.clear()
+    _files.clear()
+
+
+_LOG_MARK = "\x00pbem: the replay log\x00"
+_LOG_MARK_JSON = canonical.compact_text(_LOG_MARK)
 
 
 def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCard, *, pad_to: int) -> str:
@@ -336,10 +451,39 @@ def seal_secret(secret: Secret, game_id: str, revision: int, moderator: PublicCa
     # they were accepted, so the whole (growing) log is not walked again on every write.
     canonical.check(secret.state, "game state")
     canonical.check(secret.pending, "accepted orders")
-    plain = canonical.compact(secret.to_json(game_id, revision))
+    plain, marked, log = _secret_json(secret, game_id, revision)
     sealed = encrypt(plain, [moderator], pad_to=pad_to)
-    _remember(_opened, (moderator.age_recipient, sealed), plain)
+    _remember(_opened, (moderator.age_recipient, sealed), (plain, marked, log))
     return sealed
+
+
+def _secret_json(secret: Secret, game_id: str, revision: int) -> tuple[bytes, str | None, str]:
+    """``canonical.compact(secret.to_json(game_id, revision))``, the same text with a mark in
+    the log's place, and the log's JSON (the mark None, and the log "", where the whole was
+    encoded the plain way).
+
+    A :class:`Log` puts in its text, not encoded again; a list log is encoded apart, once
+    (the next turn's secret then keeps it as a Log).  The encoder writes an object as its
+    members, each value in its own form, so swapping the mark for the log's JSON gives the
+    bytes of the whole (when the mark occurs once: else the plain way).  Raises ValueError
+    or TypeError as json does."""
+    log = secret.log
+    marked = canonical.compact_text(
+        {
+            "format": SECRET_FORMAT,
+            "game_id": game_id,
+            "revision": revision,
+            "state": secret.state,
+            "seed": secret.seed.hex(),
+            "pending": secret.pending,
+            "events": secret.events,
+            "log": _LOG_MARK,
+        }
+    )
+    if marked.count(_LOG_MARK_JSON) != 1:
+        return canonical.compact(secret.to_json(game_id, revision)), None, ""
+    text = log.json() if type(log) is Log else canonical.compact_text(log)
+    return marked.replace(_LOG_MARK_JSON, text).encode("utf-8"), marked, text
 
 
 def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = None) -> Save:
@@ -348,7 +492,7 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
     Raises FormatError (corrupt, truncated, unknown version, bad structure), TamperedError
     (signature does not verify), ForeignError (signed by another moderator than expected).
     """
-    digest = hashlib.sha256(data).hexdigest()
+    digest = file_sha256(data)
     known = _verified.get(digest)
     if known is not None:
         return _known_save(data, source, digest, known, expect_moderator)
@@ -393,6 +537,7 @@ def read_save(data: bytes, source: str, expect_moderator: PublicCard | None = No
     check_body(body, source)
     body_digest = hashlib.sha256(raw).hexdigest()
     _remember(_verified, digest, (raw, moderator.verify_key, body_digest))
+    _remember(_files, data[-_FILE_TAIL:], (data, digest), _FILES_KEPT)
     return Save(body, source, raw, digest, body_digest)
 
 
@@ -446,12 +591,17 @@ def open_secret(save: Save, moderator: Identity) -> Secret:
     sealed = save.body["secret"]
     key = (moderator.public().age_recipient, sealed)
     known = _opened.get(key)
-    if known is not None:
-        data = json.loads(known)  # sealed (or opened and checked) by this process
+    log: Log | None = None
+    if known is not None:  # sealed (or opened and checked) by this process
+        if known[1] is not None:  # the log kept as its text, not decoded
+            data = json.loads(known[1])
+            log = Log(known[2])
+        else:
+            data = json.loads(known[0])
     else:
         raw = moderator.decrypt(sealed)
         data = canonical.loads(raw, f"secret part of {save.source}")
-        _remember(_opened, key, raw)
+        _remember(_opened, key, (raw, None, ""))
     if (
         not isinstance(data, dict)
         or data.get("format") != SECRET_FORMAT
@@ -465,7 +615,7 @@ def open_secret(save: Save, moderator: Identity) -> Secret:
             seed=bytes.fromhex(data["seed"]),
             pending=data["pending"],
             events=data["events"],
-            log=data["log"],
+            log=data["log"] if log is None else log,
         )
     except (KeyError, ValueError, TypeError):
         raise FormatError(f"the secret part of {save.source} is malformed") from None
