@@ -24,6 +24,8 @@ from pbem.errors import FormatError, SignatureError
 from pbem.game import Event, Game, View
 from pbem.keys import REPORT_DOMAIN, Identity, PublicCard, encrypt
 from pbem.mailtext import AGE_BEGIN, AGE_END
+from pbem.report_armour import armour_lines as _armour_lines
+from pbem.report_armour import plain_armour as _plain_armour
 from pbem.report_shape import check_report_data
 from pbem.wording import WIDTH, fold, for_people, wrap_text
 from pbem.wording import name_seats as name_seats  # re-exported for older callers
@@ -83,19 +85,6 @@ def _event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
 
 def _normal_block(block: str) -> str:
     return "\n".join(line.strip() for line in block.strip().splitlines() if line.strip())
-
-
-def _armour_lines(block: str) -> list[str] | None:
-    """The lines between the marker lines of ``block`` (trimmed) when it is ASCII age armour
-    as pbem's encryption writes it: lines without white space, none blank (such a block is
-    its own normal form); None for any other block.  In an ASCII text every white space
-    character is one :meth:`str.split` splits at, so the lines are the words exactly then."""
-    head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
-    if not (block.isascii() and block.startswith(head) and block.endswith(tail)):
-        return None
-    body = block[len(head) : -len(tail)]
-    lines = body.split("\n")
-    return lines if lines == body.split() else None
 
 
 def _armour_normal(block: str) -> str:
@@ -619,38 +608,6 @@ class _Turn:
         # _finish(prose, ...) with the prose's parts: one join, no copy of the prose per mark.
         data_block = _data_block(raw, moderator)
         return "".join((shape.head, name, shape.middle, block, shape.tail, "\n\n", data_block, "\n"))
-
-
-_ARMOUR_HEAD, _ARMOUR_TAIL = AGE_BEGIN + "\n", "\n" + AGE_END
-_NOT_IN_ARMOUR = b"\x00 \t\r\x0b\x0c\x1c\x1d\x1e\x1f"
-"""NUL and the ASCII white space but the line break (what str.split splits at besides it)."""
-
-
-def _plain_armour(block: str) -> bool:
-    """Whether ``block`` (an encrypted block, trimmed at its end) is ASCII armour as age writes
-    it: its marker lines, one of each, around lines without white space, none blank, each
-    within :data:`WIDTH` (then folding leaves it as it is, it is its own normal form, and
-    the word digest of a text holding it as whole lines leaves it out).
-
-    Each condition is tested by an operation in C over the whole block (the first version
-    split the block twice and compared the lists): a blank line is a line break at either
-    end or two together, white space or NUL is found by deleting those bytes and comparing
-    lengths, and lines of 64 columns (what age writes) by the characters at 64, 129, ...
-    being the line breaks, all of them; only other line lengths are measured line by line.
-    Fuzzed against the conditions one by one (``tests/engine/test_turn_reuse.py``)."""
-    if not (block.startswith(_ARMOUR_HEAD) and block.endswith(_ARMOUR_TAIL) and block.isascii()):
-        return False
-    body = block[len(_ARMOUR_HEAD) : -len(_ARMOUR_TAIL)]
-    if not body or body[0] == "\n" or body[-1] == "\n" or "\n\n" in body:
-        return False
-    raw = body.encode()
-    if len(raw.translate(None, _NOT_IN_ARMOUR)) != len(raw):
-        return False
-    breaks = body[64::65]
-    columns64 = breaks == "\n" * len(breaks) and body.count("\n") == len(breaks)
-    if not columns64 and max(map(len, body.split("\n"))) > WIDTH:
-        return False
-    return block.count(AGE_BEGIN) == 1 and block.count(AGE_END) == 1
 
 
 @dataclass(frozen=True)
