@@ -45,7 +45,7 @@ from pbem.errors import (
 from pbem.folder import atomic_write, default_home, write_folder
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
 from pbem.inputs import read_bytes as read_input
-from pbem.inputs import shorten
+from pbem.inputs import file_name, shorten
 from pbem.integrity import (
     LOCK_NAME,
     FolderLock,
@@ -583,9 +583,10 @@ class GameFolder:
             "orders": parsed,
             "seq": header.seq,
             "digest": signed.digest,
-            "source": Path(source).name,
+            "source": file_name(source),
         }
-        archive = self.orders_dir(save.turn) / f"{name}.seq{header.seq}.txt"
+        # a plain string (save names are file-name safe): the os calls below take it as it is
+        archive = f"{self._orders_root}{os.sep}turn-{save.turn:04d}{os.sep}{name}.seq{header.seq}.txt"
         from pbem.orders import archive_copy
 
         sealed = archive_copy(text, moderator, save.moderator, source)
@@ -610,13 +611,13 @@ class GameFolder:
         fresh = not os.path.lexists(archive)
         if not fresh:  # a copy a stopped writer left: replaced; else created with the save
             atomic_write(archive, sealed)
-        copy = ((os.fspath(archive), sealed.encode("utf-8")),) if fresh else ()
+        copy = ((archive, sealed.encode("utf-8")),) if fresh else ()
         try:
             self._commit(save, data, written, copy)
         except BaseException:
             if fresh and not self._saved(data):  # the orders were not accepted after all
                 with contextlib.suppress(OSError):
-                    archive.unlink()
+                    os.unlink(archive)
             raise
         done: Advanced | None = None
         if resolved is not None:

@@ -45,9 +45,38 @@ def read_fd(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def _read_regular(fd: int, size: int, limit: int) -> bytes:
+    """:func:`read_fd` of a regular file whose ``fstat`` said ``size`` bytes: the first read
+    asks for one byte more than that (up to 1 MiB), and when it comes back short it met the
+    file's end (a regular file reads short only there), so no second ``read`` is made to find
+    it (one system call fewer for each save read).  A file that grew meanwhile, or that
+    reports no size (``/proc``), fills the first read and is read on as before.  Raises
+    OSError as os.read does."""
+    want = min(size + 1, 1 << 20, limit)
+    first = os.read(fd, want)
+    if len(first) < want:
+        return first
+    return first + read_fd(fd, limit - len(first))
+
+
 def shorten(text: str, limit: int = 60) -> str:
     """``text`` for a message: cut to about ``limit`` characters, saying how long it was."""
     return text if len(text) <= limit else f"{text[: limit - 20]}... ({len(text):,} characters)"
+
+
+_PLAIN_NAMES = os.sep == "/" and os.altsep is None
+"""Whether a name with no ``/`` in it is its own final component (POSIX: no drives, no
+second separator)."""
+
+
+def file_name(source: str) -> str:
+    """``Path(source).name``: the final component of the path ``source`` (what a save keeps of
+    an order file's source).  The usual source, a bare file name (``orders.txt``), is its own
+    name: answered without building a Path (a few microseconds a turn), the same answer
+    ``Path`` gives, which any other source (a ``/`` in it, ``.``, empty) still asks."""
+    if _PLAIN_NAMES and "/" not in source and source != "." and source:
+        return source
+    return Path(source).name
 
 
 def describe_os_error(exc: OSError) -> str:
@@ -79,7 +108,7 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MA
                 f"{what} {name} is {info.st_size:,} bytes; pbem reads at most {limit:,}",
                 "check that this is the right file",
             )
-        data = read_fd(fd, limit + 1)
+        data = _read_regular(fd, info.st_size, limit + 1)
     except OSError as exc:
         raise UsageError(f"cannot read {what} {name}: {describe_os_error(exc)}") from None
     finally:

@@ -268,6 +268,7 @@ def check_history(folder: Path, save: Save, data: bytes, origin: Origin) -> bool
             f"put back this folder's own save, the newest {HISTORY_DIR}/rev-NNNNNN.json",
         )
     revision = save.revision
+    _remember_read(save, "")
     if os.path.lexists(_history_file(folder, revision + 1)):
         newest = newest_revision(folder)
         raise RollbackError(
@@ -276,8 +277,10 @@ def check_history(folder: Path, save: Save, data: bytes, origin: Origin) -> bool
             f"restore the newest save ({HISTORY_DIR}/rev-{newest:06d}.json) as {SAVE_NAME}, or use "
             "pbem rollback to go back on purpose",
         )
-    same = _same_save(_history_file(folder, revision), data, save)
+    kept = _history_file(folder, revision)
+    same = _same_save(kept, data, save)
     if same:
+        _remember_read(save, kept)
         return False
     if same is False:
         raise RollbackError(
@@ -317,6 +320,18 @@ def store_history(folder: Path, revision: int, data: bytes) -> None:
                 "let one moderator run the game; then check the game with pbem status",
             ) from None
         fsync_dir(os.path.dirname(target))
+
+
+_last_read: tuple[str, str] = ("", "")
+"""The file digest of the save :func:`check_history` checked last, and the history file it
+found holding that very save ("" if none): one entry, for :func:`commit`."""
+
+
+def _remember_read(save: Save, kept: str) -> None:
+    """Note that :func:`check_history` found the history file ``kept`` holding the bytes
+    ``save`` was read from ("": it did not), by the save's file digest."""
+    global _last_read
+    _last_read = (save.file_digest, kept)
 
 
 def _still_holds(current: bytes, previous: Save) -> bool:
@@ -370,9 +385,10 @@ def commit(
             f"{save_path} changed while this command worked (another writer saved the game)",
             "run the command again",
         )
-    _replace_save(
-        folder, save_path, _history_file(folder, previous.revision), current, data, revision, also, hook
-    )
+    before = _history_file(folder, previous.revision)
+    # check_history, under this lock, just read ``before`` holding these bytes: no lstat of it
+    known = bool(previous.file_digest) and _last_read == (previous.file_digest, before)
+    _replace_save(folder, save_path, before, current, data, revision, also, hook, known)
 
 
 def _replace_save(
@@ -384,6 +400,7 @@ def _replace_save(
     revision: int,
     also: Sequence[tuple[str, bytes]],
     hook: CrashHook | None,
+    before_known: bool = False,
 ) -> None:
     """:func:`commit` of a later save, in three barriers (see "The writes of an engine turn"
     in docs/robustness.md):
@@ -398,13 +415,17 @@ def _replace_save(
        named, not synced: the next commit syncs ``history/`` before its own rename, and a
        power cut that loses the name leaves the save one revision ahead of history, the gap
        :func:`check_history` recognises and the next writer completes.
+
+    ``before_known``: :func:`check_history` read ``before`` a moment ago, in this process and
+    under the game's lock, and found it holding the save ``current`` is; it is not looked up
+    again (one ``lstat`` a turn).  Otherwise it is, and written if history lacks it.
     """
     history = os.path.join(folder, HISTORY_DIR)
     staged: list[Pending] = []
     tmp = temp_path(save_path)
     fd = -1
     try:
-        if not os.path.lexists(before):
+        if not before_known and not os.path.lexists(before):
             staged.append(stage_file(before, current, hook=hook))
         staged.extend(stage_file(path, raw, hook=hook) for path, raw in also)
         fd = os.open(tmp, REPLACE_FLAGS, 0o644)

@@ -143,7 +143,12 @@ def _is_number(text: str) -> bool:
 
 
 def _normalize(line: str) -> str:
-    # Some mail clients turn spaces into no-break spaces, Windows editors add byte-order marks.
+    """``line`` as signed: stripped, NFC, with no-break spaces read as spaces and byte-order
+    marks dropped (some mail clients turn spaces into no-break spaces, Windows editors add
+    byte-order marks).  An ASCII line, the usual one, is only stripped: it holds neither mark
+    and NFC leaves ASCII as it is (the same answer without the Unicode tables: fuzzed)."""
+    if line.isascii():
+        return line.strip()
     return unicodedata.normalize("NFC", line.replace("\u00a0", " ").replace(_BOM, "").strip())
 
 
@@ -648,7 +653,7 @@ def parse(text: str, source: str = "orders") -> SignedOrders:
                 f"{source}, line {number}: {len(line):,} characters; a line holds at most {MAX_LINE:,}",
                 "no order is that long: send the file pbem sign wrote",
             )
-    orders = tuple(OrderLine(n, strip_comment(t)) for n, t in kept[4:] if strip_comment(t))
+    orders = tuple(OrderLine(n, order) for n, t in kept[4:] if (order := strip_comment(t)))
     if len(orders) > MAX_ORDERS:
         raise FormatError(
             f"{source}, line {orders[MAX_ORDERS].number}: more than {MAX_ORDERS} orders in one file",

@@ -136,6 +136,9 @@ class SeenRecord:
     def __init__(self, home: Path) -> None:
         self.folder = home / "seen"
         self._prefix = os.path.join(self.folder, "")
+        self._last_size: tuple[str, int] = ("", -1)
+        """The record file :meth:`read` read last and its length then (-1: none, or no
+        record file): :meth:`record` in the same turn need not ask the file's size again."""
 
     def _path(self, game_id: str) -> str:
         if not game_id.isalnum():
@@ -150,14 +153,17 @@ class SeenRecord:
         find the end: a record is about 170 bytes); a file longer than that is not a record,
         and one a short read cut would fail its check (its closing brace missing): no
         record, as when it is lost."""
+        path = self._path(game_id)
+        self._last_size = ("", -1)
         try:
-            fd = os.open(self._path(game_id), _READ)
+            fd = os.open(path, _READ)
             try:
                 raw = os.read(fd, RECORD_MAX + 1)
             finally:
                 os.close(fd)
         except OSError:  # absent, unreadable, a folder, a FIFO: no record, as when it is lost
             return None
+        self._last_size = (path, len(raw))
         if len(raw) > RECORD_MAX:
             return None
         return decode_seen(raw)
@@ -180,8 +186,15 @@ class SeenRecord:
 
     def record(self, save: Save) -> None:
         """Remember ``save`` as the newest of its game: the record rewritten in place, readable
-        by its owner only, not synced (see the module's docstring).  Raises OSError."""
+        by its owner only, not synced (see the module's docstring).  Raises OSError.
+
+        A longer old record is cut to the new one's length.  Its length is asked of the file
+        (``fstat``) unless :meth:`read` just read it, in this turn (the engine checks the record
+        when it loads the save it then replaces) and found it no longer than the new one:
+        one system call fewer a turn.  Should the file change between the two (it is this
+        moderator's own, in ``$PBEM_HOME``), the record would read as none, as when it is lost."""
         path = self._path(save.game_id)
+        read, self._last_size = self._last_size, ("", -1)
         raw = encode_seen(Seen(save.revision, save.digest))
         try:
             fd = os.open(path, _OPEN, 0o600)
@@ -189,7 +202,8 @@ class SeenRecord:
             os.makedirs(self.folder, exist_ok=True)
             fd = os.open(path, _OPEN, 0o600)
         try:
-            if os.fstat(fd).st_size > len(raw):  # a longer old record (a lower revision, a hand edit)
+            known = read[0] == path and read[1] <= len(raw)
+            if not known and os.fstat(fd).st_size > len(raw):  # longer: a lower revision, a hand edit
                 os.ftruncate(fd, len(raw))
             write_fd(fd, raw)  # from the start: the file was just opened
         finally:

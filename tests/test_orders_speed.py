@@ -16,6 +16,7 @@ import base64
 import binascii
 import os
 import re
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -338,3 +339,31 @@ def test_a_real_header_takes_the_pattern() -> None:
     assert found is not None and transit._WELL_FORMED_HEADER.match(found.raw)
     grease = f"age-encryption.org/v1\n-> X25519 {_B64_43}\n{'A' * 43}\n-> x-grease a b\n\n--- {_B64_43}\n"
     assert transit._WELL_FORMED_HEADER.match(grease.encode())
+
+
+# ---- an ASCII line is only stripped (seventh session) -------------------------------------------
+def _plain_normalize(line: str) -> str:
+    """What _normalize did for every line before the ASCII shortcut."""
+    return unicodedata.normalize("NFC", line.replace("\u00a0", " ").replace("\ufeff", "").strip())
+
+
+_ASCII = st.text(st.characters(max_codepoint=127), max_size=40)
+_MARKS = st.text(st.sampled_from(" \t\x0b\x0c\x1c\x1f\u00a0\ufeff\u0301e\u00e9A-#"), max_size=12)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(_ASCII | _MARKS | st.text(max_size=40))
+def test_normalize_is_the_plain_way(line: str) -> None:
+    assert orders._normalize(line) == _plain_normalize(line)
+
+
+def test_an_ascii_block_is_read_without_the_unicode_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = orders.sign(_ALICE, orders.OrderHeader("0123456789ABCDEF", 1, "alice", 1), ["take", "pair 3H 7H"])
+    expected = orders.parse(plain, "orders.txt")
+
+    def refused(form: str, text: str) -> str:
+        raise AssertionError(f"unicodedata.normalize({text!r})")
+
+    monkeypatch.setattr(orders.unicodedata, "normalize", refused)
+    assert orders.parse(plain, "orders.txt") == expected
+    assert [line.text for line in expected.lines] == ["take", "pair 3H 7H"]

@@ -11,6 +11,8 @@ agreed to that at creation.
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import Any
 
 from pbem.errors import FormatError
 from pbem.keys import Identity
-from pbem.press import ledger
+from pbem.press import RULES_NAME, ledger
 from pbem.press import text as block
 from pbem.press.rules import PRESS_DIR, game_out, game_phase, load_rules, out_players, rules_path
 from pbem.press.say import SOMEONE
@@ -62,14 +64,32 @@ def inbox_lines(entries: list[ledger.Entry], name: str, turn: int) -> tuple[str,
     return tuple(out)
 
 
+def has_rules(game_dir: str | os.PathLike[str]) -> bool:
+    """Whether the game in ``game_dir`` has a press rules file (or anything by its name, a
+    link that leads nowhere included: :func:`load_rules` then says what is wrong with it).
+
+    Every turn of every game asks this, and most games have no press: one ``lstat`` of a
+    plain string path, where ``Path.exists()`` then ``is_symlink()`` built three Path objects
+    and made two system calls for the same answer (an entry that is not there).  Raises
+    OSError only for what ``Path.exists`` raised for too (permission denied on the way)."""
+    try:
+        os.lstat(f"{os.fspath(game_dir)}{os.sep}{PRESS_DIR}{os.sep}{RULES_NAME}")
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EBADF):
+            return False
+        raise
+    return True
+
+
 def report_press(game_dir: Path, save: Any, moderator: Identity, game: Any, state: Any) -> ReportPress:
     """The press part of the reports the engine writes for ``save``'s turn.
 
     Raises FormatError when the game's press rules or ledger are damaged (the moderator
     restores them: the reports would otherwise state rules the players did not agree to).
     """
-    path = rules_path(game_dir)
-    if not path.exists() and not path.is_symlink():
+    if not has_rules(game_dir):
         return NO_PRESS
     rules = load_rules(game_dir, save.game_id, save.moderator)
     public_view = game.observe(state, None)

@@ -168,3 +168,56 @@ def test_what_is_not_a_record_reads_as_none(tmp_path: Path, kind: str) -> None:
         path.write_bytes(whole[:-3])
     assert record.read("0123456789ABCDEF") is None
     record.check(save)  # type: ignore[arg-type]  # no record: nothing refused, as when it is lost
+
+
+# ---- the record written after a read of it (seventh session) ------------------------------------
+def _fstats(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = os.fstat
+
+    def spy(fd: int) -> os.stat_result:
+        calls.append(fd)
+        return real(fd)
+
+    monkeypatch.setattr(seen.os, "fstat", spy)
+    return calls
+
+
+class _Later:
+    game_id = "0123456789ABCDEF"
+    revision = 4
+    digest = hashlib.sha256(b"save 4").hexdigest()
+
+
+def test_a_record_read_this_turn_is_rewritten_without_an_fstat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = SeenRecord(tmp_path)
+    record.record(_game())  # type: ignore[arg-type]
+    record.check(_game())  # type: ignore[arg-type]  # the turn's load
+    calls = _fstats(monkeypatch)
+    record.record(_Later())  # type: ignore[arg-type]  # its commit
+    assert calls == []
+    assert record.read("0123456789ABCDEF") == Seen(4, _Later.digest)
+
+
+@pytest.mark.parametrize("before", ["no read", "another game read", "a longer file read", "two records"])
+def test_a_longer_old_record_is_still_cut_to_the_new_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before: str
+) -> None:
+    record = SeenRecord(tmp_path)
+    path = tmp_path / "seen" / "0123456789ABCDEF.json"
+    record.record(_Later())  # type: ignore[arg-type]
+    path.write_bytes(path.read_bytes().rstrip(b"\n") + b" " * 300 + b"\n")  # a hand edit, longer
+    if before == "another game read":
+        record.read("FEDCBA9876543210")
+    elif before == "a longer file read":
+        assert record.read("0123456789ABCDEF") == Seen(4, _Later.digest)
+    elif before == "two records":  # read, then a record (which uses the read), then another
+        record.read("0123456789ABCDEF")
+        record.record(_Later())  # type: ignore[arg-type]
+        path.write_bytes(path.read_bytes().rstrip(b"\n") + b" " * 300 + b"\n")
+    calls = _fstats(monkeypatch)
+    record.record(_game())  # type: ignore[arg-type]
+    assert calls  # the file's length asked
+    assert path.read_bytes() == encode_seen(Seen(3, hashlib.sha256(b"save 3").hexdigest()))
