@@ -31,8 +31,7 @@ import contextlib
 import os
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,37 +93,56 @@ class FolderLock:
     def held(self) -> bool:
         return self._depth > 0
 
-    @contextmanager
-    def hold(self, wait: float) -> Iterator[bool]:
-        """Hold the lock for the block, waiting up to ``wait`` seconds for it; yields False
-        (holding nothing) if another holder kept it that long.
+    def hold(self, wait: float) -> _Holding:
+        """Hold the lock for the block, waiting up to ``wait`` seconds for it; the block gets
+        False (holding nothing) if another holder kept it that long.
 
         Raises UsageError if the lock file cannot be made or locked (a missing or read-only
         folder, a file system without locks).
         """
-        if self._depth:
-            self._depth += 1
-            try:
-                yield True
-            finally:
-                self._depth -= 1
-            return
+        return _Holding(self, wait)
+
+
+class _Holding:
+    """The block of :meth:`FolderLock.hold`: what a ``contextlib.contextmanager`` generator
+    did, as a plain class (entered on every command and turn: a generator, its context
+    object and its ``StopIteration`` cost about three times as much).  Entered once."""
+
+    __slots__ = ("_lock", "_nested", "_release", "_wait")
+
+    def __init__(self, lock: FolderLock, wait: float) -> None:
+        self._lock = lock
+        self._wait = wait
+        self._nested = False
+        self._release: Callable[[], None] | None = None
+
+    def __enter__(self) -> bool:
+        lock = self._lock
+        if lock._depth:
+            lock._depth += 1
+            self._nested = True
+            return True
         try:
-            release = _acquire(self.path, wait)
+            release = _acquire(lock.path, self._wait)
         except OSError as exc:
             raise UsageError(
-                f"cannot lock the game in {self.folder} ({LOCK_NAME}): {exc.strerror or exc}",
+                f"cannot lock the game in {lock.folder} ({LOCK_NAME}): {exc.strerror or exc}",
                 "check that the folder exists, that you may write in it, and that its file system "
                 "supports file locks",
             ) from None
         if release is None:
-            yield False
+            return False
+        lock._depth = 1
+        self._release = release
+        return True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._nested:
+            self._lock._depth -= 1
             return
-        self._depth = 1
-        try:
-            yield True
-        finally:
-            self._depth = 0
+        release, self._release = self._release, None
+        if release is not None:
+            self._lock._depth = 0
             release()
 
 
