@@ -47,14 +47,15 @@ def read_fd(fd: int, limit: int) -> bytes:
 
 def _read_regular(fd: int, size: int, limit: int) -> bytes:
     """:func:`read_fd` of a regular file whose ``fstat`` said ``size`` bytes: the first read
-    asks for one byte more than that (up to 1 MiB), and when it comes back short it met the
-    file's end (a regular file reads short only there), so no second ``read`` is made to find
-    it (one system call fewer for each save read).  A file that grew meanwhile, or that
-    reports no size (``/proc``), fills the first read and is read on as before.  Raises
-    OSError as os.read does."""
+    asks for one byte more than that (up to 1 MiB); when it brings exactly ``size`` bytes, the
+    whole file ``fstat`` described and not a byte more, no second ``read`` is made to find
+    its end (one system call fewer for each save read).  Any other count (a read cut short
+    mid-file, as a network or FUSE folder may give; a file that grew meanwhile; one that
+    reports no size, as ``/proc`` does) is read on to the end as before.  Raises OSError as
+    os.read does."""
     want = min(size + 1, 1 << 20, limit)
     first = os.read(fd, want)
-    if len(first) < want:
+    if len(first) == size < want:
         return first
     return first + read_fd(fd, limit - len(first))
 

@@ -112,6 +112,21 @@ def test_a_small_file_is_read_with_one_read(tmp_path: Path, monkeypatch: pytest.
     assert reads == [10_000]
 
 
+def test_a_read_cut_short_mid_file_is_read_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A network or FUSE folder may return fewer bytes than asked before the end: not taken
+    for the end (the file would look damaged, or another writer's)."""
+    path = tmp_path / "save.json"
+    content = os.urandom(10_000)
+    path.write_bytes(content)
+    real = os.read
+
+    def short(fd: int, n: int) -> bytes:
+        return real(fd, max(1, n // 3))
+
+    monkeypatch.setattr(inputs.os, "read", short)
+    assert read_bytes(path) == content
+
+
 @settings(max_examples=max(EXAMPLES // 8, 20), deadline=None)
 @given(
     size=st.integers(0, 3 << 20) | st.sampled_from([0, 1, (1 << 20) - 1, 1 << 20, (1 << 20) + 1]),
@@ -202,3 +217,26 @@ def test_history_lacking_the_save_read_is_still_completed(table: Table) -> None:
 )
 def test_file_name_is_path_name(source: str) -> None:
     assert file_name(source) == Path(source).name
+
+
+# ---- the lock's block ---------------------------------------------------------------------------
+def test_the_lock_block_holds_nests_and_releases(tmp_path: Path) -> None:
+    """FolderLock.hold as a class does what the generator did: holds, counts nested holds,
+    releases on an error, and another holder gets False while it is held."""
+    from pbem.integrity import FolderLock
+
+    first, second = FolderLock(tmp_path), FolderLock(tmp_path)
+    with first.hold(0) as mine:
+        assert mine and first.held
+        with first.hold(0) as again:
+            assert again and first._depth == 2
+        assert first._depth == 1
+        with second.hold(0) as theirs:
+            assert theirs is False and not second.held
+    assert not first.held
+    with pytest.raises(KeyError), first.hold(0) as mine:
+        assert mine
+        raise KeyError("inside")
+    assert not first.held
+    with second.hold(0) as theirs:  # released: the other holder gets it
+        assert theirs and second.held
