@@ -601,7 +601,9 @@ def open_secret(save: Save, moderator: Identity) -> Secret:
     else:
         raw = moderator.decrypt(sealed)
         data = canonical.loads(raw, f"secret part of {save.source}")
-        _remember(_opened, key, (raw, None, ""))
+        # kept without its padding (white space after the JSON: up to ~100 KB late in a
+        # game), which json.loads would otherwise skip again at every later open
+        _remember(_opened, key, (raw.rstrip(), None, ""))
     if (
         not isinstance(data, dict)
         or data.get("format") != SECRET_FORMAT

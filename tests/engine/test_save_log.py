@@ -124,3 +124,16 @@ def test_a_played_game_seals_and_opens_as_the_plain_way(table: Table) -> None:
     save_module.forget_cached()
     cold = folder.load(moderator)
     assert type(cold.secret.log) is list and cold.secret == loaded.secret
+
+
+def test_a_secret_opened_cold_is_kept_without_its_padding(table: Table) -> None:
+    """A secret decrypted (not sealed here) is remembered without the padding age returned
+    (white space json would skip again at every later open), and reads the same."""
+    folder, moderator = table.folder, table.moderator
+    save_module.forget_cached()
+    first = folder.load(moderator)
+    sealed = first.save.body["secret"]
+    kept = save_module._opened[(moderator.public().age_recipient, sealed)]
+    raw = moderator.decrypt(sealed)
+    assert len(raw) > len(kept[0]) and raw.rstrip() == kept[0] and kept[1:] == (None, "")
+    assert folder.load(moderator).secret == first.secret
