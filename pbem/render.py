@@ -5,7 +5,9 @@ Jinja2 is imported here, lazily, so that commands which render nothing start fas
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -77,3 +79,73 @@ def _renderer(name: str) -> Callable[[dict[str, Any]], str]:
 def _template(name: str) -> Any:
     """The compiled template ``name`` (tests, and callers that want Jinja2's own API)."""
     return _environment().get_template(name)
+
+
+_SECOND = "\x00pbem:second item\x00"
+
+
+def _slot_mark(name: str) -> str:
+    return f"\x00pbem:slot {name}\x00"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A template rendered once with a mark in the place of each variable (a *slot*), kept as
+    the literal text around the marks: a render with other values is the literals with each
+    slot's text put in (:meth:`fill`), one join instead of Jinja2's run of the template."""
+
+    literals: tuple[str, ...]
+    """The text before the first slot, between slots, and after the last."""
+    slots: tuple[str, ...]
+    """The slots' names in the order they occur (each once)."""
+
+    def fill(self, texts: Mapping[str, str]) -> str:
+        """The render with ``texts[slot]`` in each slot's place (a list's items already joined
+        by its separator: see :func:`shape`)."""
+        parts = list(self.literals * 2)[: 2 * len(self.slots) + 1]
+        parts[0::2] = self.literals
+        parts[1::2] = map(texts.__getitem__, self.slots)  # in C: no loop in Python
+        return "".join(parts)
+
+
+def shape(
+    template: str,
+    fixed: Mapping[str, Any],
+    scalars: Sequence[str],
+    lists: Mapping[str, tuple[str, tuple[Callable[[list[str]], Any], ...]]],
+    unread: Sequence[str] = (),
+) -> Shape | None:
+    """``template`` rendered with a mark for each of ``scalars`` (a string the template writes
+    as it is) and of ``lists`` (a list written item by item: ``lists[name]`` is the text
+    between two items and the ways the items may reach the template, ``list`` for a plain
+    list, or nested), with ``fixed`` for the other variables (what decides the template's
+    branches; the caller keeps a shape for each of their values) and a mark for each of
+    ``unread``, a variable the template must not write.
+
+    None unless the marks stand for the values: each slot's mark occurs exactly once, no
+    mark of ``unread`` occurs, and for each list a render with two items, given each way, is
+    the one-item render with the second item after the first and the separator between.
+    What the check cannot see (a value the template changes before writing it, a branch on
+    a slot's value) the caller states and a test compares against the template.  Raises
+    what rendering raises (a missing template or variable: bugs)."""
+    marks = {name: _slot_mark(name) for name in (*scalars, *lists, *unread)}
+
+    def context(name: str = "", present: Callable[[list[str]], Any] = list) -> dict[str, Any]:
+        values = dict(fixed)
+        values.update((slot, marks[slot]) for slot in (*scalars, *unread))
+        for slot, (_, ways) in lists.items():
+            items = [marks[slot], _SECOND] if slot == name else [marks[slot]]
+            values[slot] = (present if slot == name else ways[0])(items)
+        return values
+
+    raw = render(template, **context())
+    pieces = re.split("(" + "|".join(map(re.escape, marks.values())) + ")", raw)
+    named = {mark: name for name, mark in marks.items()}
+    slots = tuple(named[mark] for mark in pieces[1::2])
+    if len(slots) != len(set(slots)) or set(slots) != {*scalars, *lists} or _SECOND in raw:
+        return None
+    for name, (separator, ways) in lists.items():
+        expected = raw.replace(marks[name], marks[name] + separator + _SECOND, 1)
+        if any(render(template, **context(name, way)) != expected for way in ways):
+            return None
+    return Shape(tuple(pieces[0::2]), slots)

@@ -24,8 +24,10 @@ from pbem.errors import FormatError, SignatureError
 from pbem.game import Event, Game, View
 from pbem.keys import REPORT_DOMAIN, Identity, PublicCard, encrypt
 from pbem.mailtext import AGE_BEGIN, AGE_END
+from pbem.render import render
 from pbem.report_armour import armour_lines as _armour_lines
 from pbem.report_armour import plain_armour as _plain_armour
+from pbem.report_prose import prose as _prose_from_shape
 from pbem.report_shape import check_report_data
 from pbem.wording import WIDTH, fold, for_people, wrap_text
 from pbem.wording import name_seats as name_seats  # re-exported for older callers
@@ -148,8 +150,6 @@ def private_plaintext(
     not given).  The tests measure this against the game's declared padding size.  Raises
     ValueError for the public view (seat None).
     """
-    from pbem.render import render
-
     seat = view.seat
     if seat is None:
         raise ValueError("the public view has no private part")
@@ -189,7 +189,6 @@ def _private_shape(events: bool, press: bool) -> tuple[tuple[str, ...], tuple[st
     :meth:`_Turn.plaintext` puts in).  Checked here: each mark occurs once, and a render
     with two items in a list is the one-item render with the second item on the next line.
     Four entries at most (the template ships with pbem: nothing can go stale)."""
-    from pbem.render import render
 
     def marked(extra: str = "") -> str:
         return render(
@@ -365,8 +364,6 @@ def _report_prose(
 ) -> str:
     """The report template rendered (not folded) for ``player`` at ``seat`` with the public
     text and event lines of ``texts``, the named ``outcome`` and the encrypted block."""
-    from pbem.render import render
-
     return render(
         "report.txt.j2",
         player=player,
@@ -383,6 +380,21 @@ def _report_prose(
         private_block=private_block,
         press=() if ctx.press is None else ctx.press.lines,
     )
+
+
+def _shaped_prose(
+    game: Game,
+    ctx: ReportContext,
+    player: str | None,
+    seat: int | None,
+    texts: tuple[str, str, list[str]],
+    outcome: str | None,
+    private_block: str,
+) -> str:
+    """:func:`_report_prose`'s text, from the template's shape (:mod:`pbem.report_prose`: one
+    join instead of a Jinja2 run) where the shape stands for the values."""
+    text = _prose_from_shape(ctx, game.info.title, player, texts, outcome, private_block)
+    return _report_prose(game, ctx, player, seat, texts, outcome, private_block) if text is None else text
 
 
 _PLAYER_MARK = "\x00pbem:player\x00"
@@ -561,7 +573,7 @@ class _Turn:
         """The public report (``view.seat`` None): :func:`_assemble`'s text, its signed data
         made from the shared members (:meth:`signed_data`, the values of a report without a
         reader) instead of a canonical walk of the whole object."""
-        prose = wrap_text(_report_prose(self.game, self.ctx, None, None, texts, self.outcome, ""))
+        prose = wrap_text(_shaped_prose(self.game, self.ctx, None, None, texts, self.outcome, ""))
         values = {
             "player": None,
             "private_sha256": None,
@@ -633,7 +645,7 @@ class _Prose:
     def make(cls, turn: _Turn, public_text: str, public_events: list[str]) -> _Prose | None:
         """Render the marked prose; None unless the marks stand where :class:`_Turn` needs."""
         texts = (public_text, "", public_events)
-        raw = _report_prose(turn.game, turn.ctx, _PLAYER_MARK, 0, texts, turn.outcome, _BLOCK_MARK)
+        raw = _shaped_prose(turn.game, turn.ctx, _PLAYER_MARK, 0, texts, turn.outcome, _BLOCK_MARK)
         if raw.count(_PLAYER_MARK) != 1 or raw.count(_BLOCK_MARK) != 1:
             return None
         at = raw.find(_PLAYER_MARK)

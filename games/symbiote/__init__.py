@@ -129,18 +129,15 @@ class Symbiote:
         points = ", ".join(f"{who(s)} {p}" for s, p in enumerate(scores))
         return Outcome(winners=winners, scores=scores, summary=f"{names} won ({points}).")
 
-    def describe(self, view: View) -> tuple[str, str]:
-        """Report text (public, private) rendered from templates/symbiote/."""
-        from . import report
+    # describe and describe_private are the module functions themselves too (pbem.lazy): a
+    # turn describes five views, and an import statement in a method costs ~7,000
+    # instructions a call (the package's from-list is handled in Python).
+    describe = lazy(".report:describe", static=True)
+    """Report text (public, private) rendered from templates/symbiote/ (report.describe)."""
 
-        return report.describe(view)
-
-    def describe_private(self, view: View) -> str:
-        """The private text alone (the public text depends on view.public only), so the
-        engine renders the public part once a turn (pbem.game.DescribedOnce)."""
-        from . import report
-
-        return report.describe_private(view)
+    describe_private = lazy(".report:describe_private", static=True)
+    """The private text alone (the public text depends on view.public only), so the engine
+    renders the public part once a turn (pbem.game.DescribedOnce; report.describe_private)."""
 
     def pictures(self, view: View) -> dict[str, str]:
         """No pictures: a card game reads fine as text."""
