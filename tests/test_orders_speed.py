@@ -16,6 +16,7 @@ import base64
 import binascii
 import os
 import re
+import types
 import unicodedata
 
 import pytest
@@ -364,6 +365,7 @@ def test_an_ascii_block_is_read_without_the_unicode_tables(monkeypatch: pytest.M
     def refused(form: str, text: str) -> str:
         raise AssertionError(f"unicodedata.normalize({text!r})")
 
-    monkeypatch.setattr(orders.unicodedata, "normalize", refused)
+    # orders' own name for the module (the module itself is shared: pytest uses it too)
+    monkeypatch.setattr(orders, "unicodedata", types.SimpleNamespace(normalize=refused))
     assert orders.parse(plain, "orders.txt") == expected
     assert [line.text for line in expected.lines] == ["take", "pair 3H 7H"]
