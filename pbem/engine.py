@@ -63,16 +63,7 @@ from pbem.options import parse_options as parse_options
 from pbem.registry import get_game
 from pbem.replay import verify_replay as verify_replay  # re-exported: pbem verify, tests
 from pbem.rng import Rng, commitment
-from pbem.save import (
-    Save,
-    Secret,
-    appended,
-    encode_save,
-    open_secret,
-    read_save,
-    seal_secret,
-    seed_in_force,
-)
+from pbem.save import Save, Secret, appended, encode_save, open_secret, read_save, seal_secret, seed_in_force
 from pbem.seen import SeenRecord as SeenRecord
 
 if TYPE_CHECKING:  # pbem.orders is imported where orders are read: `pbem status` starts without it
