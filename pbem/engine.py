@@ -44,8 +44,8 @@ from pbem.errors import (
 )
 from pbem.folder import atomic_write, default_home, write_folder
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
-from pbem.inputs import read_bytes as read_input
 from pbem.inputs import file_name, shorten
+from pbem.inputs import read_bytes as read_input
 from pbem.integrity import (
     LOCK_NAME,
     FolderLock,
@@ -155,16 +155,27 @@ def saved_call(save: Save, step: Callable[..., T], *args: Any) -> T:
         ) from None
 
 
-def _whole(path: Path) -> bool:
-    """Whether ``path`` is a regular file whose last byte is the newline every published file
-    ends with (one small read at its end; never follows a link out of the folder's checks)."""
+_REPORT_END = b"-----END PBEM REPORT DATA-----\n"
+"""How every report ends: its signed data block's last line (``pbem.reports.DATA_END``)."""
+
+
+def _whole(path: Path, ending: bytes = b"\n") -> bool:
+    """Whether ``path`` is a regular file that ends with ``ending``: a report with the last
+    line of its data block (a report cut short by a power cut at a line's end still fails),
+    a picture with the newline every published file ends with.  One small read at the end;
+    never follows a link out of the folder's checks."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return False
     try:
         st = os.fstat(fd)
-        return stat.S_ISREG(st.st_mode) and st.st_size > 0 and os.pread(fd, 1, st.st_size - 1) == b"\n"
+        size = len(ending)
+        return (
+            stat.S_ISREG(st.st_mode)
+            and st.st_size >= size
+            and os.pread(fd, size, st.st_size - size) == ending
+        )
     except OSError:
         return False
     finally:
@@ -736,9 +747,15 @@ class GameFolder:
     def missing_files(self, save: Save) -> list[Path]:
         """The files of :meth:`turn_files` that are not there whole: absent (a writer stopped
         mid-publish), or cut short as a power cut can leave a file written without fsync
-        (empty, or ending in zeros where its data never reached the disk; every file pbem
-        publishes ends with a newline).  Such files are written again by :meth:`republish`."""
-        return [path for path in self.turn_files(save) if not _whole(path)]
+        (empty, ending in zeros where its data never reached the disk, or cut at a line's end:
+        every report ends with its data block's last line, every picture with a newline).
+        Such files are written again by :meth:`republish`."""
+        reports = {f"{name}.txt" for name in [*save.names, "public"]}
+        return [
+            path
+            for path in self.turn_files(save)
+            if not _whole(path, _REPORT_END if path.name in reports else b"\n")
+        ]
 
     def republish(self, moderator: Identity) -> list[Path]:
         """Write the current turn's reports again, reading the save under the game's lock."""
@@ -789,8 +806,13 @@ class GameFolder:
         )
         folder = self.reports_dir(save.turn)
         written = []
-        public_view = game.observe(secret.state, None)
-        views = [game.observe(secret.state, seat) for seat in range(len(save.names))] + [public_view]
+        seats = [*range(len(save.names)), None]
+        every = getattr(game, "observe_all", None)  # pbem.game.ObservedOnce: one public part for all
+        if callable(every):
+            views = every(secret.state, seats)
+        else:
+            views = [game.observe(secret.state, seat) for seat in seats]
+        public_view = views[-1]
         texts = render_reports(game, views, events, ctx, moderator, [*save.players, None])
         names = [f"{name}.txt" for name in [*save.names, "public"]]
         write_folder(folder, dict(zip(names, texts, strict=True)))  # a new turn's at once

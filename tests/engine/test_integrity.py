@@ -424,7 +424,7 @@ def test_moderator_rollback_takes_undone_reports_out_of_players_folders(
     assert os.path.exists(game / LOCK_NAME)
 
 
-@pytest.mark.parametrize("damage", ["empty", "zeros", "cut"])
+@pytest.mark.parametrize("damage", ["empty", "zeros", "cut", "cut at a line's end"])
 def test_a_report_a_power_cut_left_short_counts_as_missing_and_is_written_again(
     tmp_path: Path, keys: dict[str, Identity], mod_key: str, damage: str
 ) -> None:
@@ -441,7 +441,15 @@ def test_a_report_a_power_cut_left_short_counts_as_missing_and_is_written_again(
     assert folder.missing_files(save) == []
     report = folder.reports_dir(save.turn) / f"{PLAYERS[1]}.txt"
     whole = report.read_bytes()
-    cut = {"empty": b"", "zeros": whole[:-100] + bytes(100), "cut": whole[: len(whole) // 2]}[damage]
+    middle = len(whole) // 2
+    line_end = whole.index(b"\n", middle) + 1  # a cut that ends with a whole line looks whole to a reader
+    mid_line = middle if whole[middle - 1 : middle] != b"\n" else middle + 1
+    cut = {
+        "empty": b"",
+        "zeros": whole[:-100] + bytes(100),
+        "cut": whole[:mid_line],
+        "cut at a line's end": whole[:line_end],
+    }[damage]
     report.write_bytes(cut)
     assert [p.name for p in folder.missing_files(save)] == [report.name]
     status = cli("status", str(folder.path))
