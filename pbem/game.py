@@ -327,6 +327,17 @@ class DescribedOnce(Protocol):
         ...
 
 
+class ObservedOnce(Protocol):
+    """An optional hook for the views of a turn's reports (issue 13); the engine looks it up
+    with ``getattr``.  It must return exactly ``[observe(state, seat) for seat in seats]``
+    (equal views), and may give every view the same ``public`` object, built once: the
+    engine only reads the views it asks for all at once."""
+
+    def observe_all(self, state: State, seats: Sequence[int | None]) -> list[View]:
+        """The view of ``state`` for each of ``seats`` (None: the public view), in order."""
+        ...
+
+
 def bot_orders(game: Game, state: State, bot: str, rng_for: Callable[[int], Rng]) -> dict[int, JSON]:
     """The validated orders of every seat in ``game.to_act(state)``, each written by the
     ``bot`` from that seat's own view as a person's would be, with ``rng_for(seat)``: one

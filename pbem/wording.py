@@ -26,6 +26,14 @@ WIDTH = 70
 """Columns pbem fills in text for mail: under 72 even after one level of "> " quoting."""
 
 _SEAT_RE = re.compile(r"\b[Pp]layer (\d{1,2})\b")
+"""A seat reference: what :func:`name_seats` replaces (the definition; the search uses
+:data:`_SEAT_AT`, the same matches)."""
+_SEAT_AT = re.compile(r"layer (?<=(?<!\w)[Pp]layer )(\d{1,2})\b")
+""":data:`_SEAT_RE`'s matches found from their literal "layer ": the regex engine then skips
+to each "layer " (a literal prefix) where ``[Pp]`` first tested every character through its
+charset code (~40 instructions a character); the letter before, and the word boundary
+before it, are checked looking back.  A match of this pattern is a match of
+:data:`_SEAT_RE` less its first character, and the other way round."""
 _PREFIX_RE = re.compile(r"^(\s*)(#+\s*)?([-*]\s+|\d{1,3}[.)]\s+)?")
 """Indentation, a comment mark (``#``), then a list bullet ("- ", "* ", "3. ")."""
 
@@ -36,11 +44,18 @@ def name_seats(text: str, names: Sequence[str]) -> str:
     A number with no such seat is left alone.  Never raises.
     """
 
-    def swap(match: re.Match[str]) -> str:
-        index = int(match.group(1)) - 1
-        return names[index] if 0 <= index < len(names) else match.group(0)
-
-    return _SEAT_RE.sub(swap, text)
+    parts = _SEAT_AT.split(text)  # text, seat number, text, ... (each text before ends with P or p)
+    if len(parts) == 1:
+        return text
+    out: list[str] = []
+    for at in range(1, len(parts), 2):
+        index = int(parts[at]) - 1
+        if 0 <= index < len(names):
+            out += (parts[at - 1][:-1], names[index])
+        else:
+            out += (parts[at - 1], "layer ", parts[at])
+    out.append(parts[-1])
+    return "".join(out)
 
 
 @lru_cache(maxsize=8192)

@@ -84,6 +84,10 @@ class Symbiote:
     observe = lazy(".view:observe", static=True)
     """The allow-list view of ``state`` for ``seat`` (view.observe)."""
 
+    observe_all = lazy(".view:observe_all", static=True)
+    """The views of ``state`` for each of ``seats``, sharing one public part (view.observe_all:
+    the engine's reports of a turn)."""
+
     def order_form(self, view: View) -> list[str]:
         """The commented blank order form for the seat."""
         from . import forms

@@ -11,6 +11,7 @@ Private (only for ``seat``): the seat's hand, the card it just drew, its own set
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.game import View
@@ -68,11 +69,25 @@ def observe(state: dict[str, Any], seat: int | None) -> View:
         public["winners"] = state["winners"][:]
     if seat is None:
         return View("symbiote", None, public, {})
-    hand: list[str] = hands[seat]
-    mine = sets[seat]
-    private = {
-        "hand": sorted(hand, key=_ORDER),
+    return View("symbiote", seat, public, _private(state, seat))
+
+
+def _private(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The private part of ``seat``'s view: its hand (sorted), the card it just drew, its sets."""
+    mine = state["sets"][seat]
+    return {
+        "hand": sorted(state["hands"][seat], key=_ORDER),
         "drawn": state["drawn"] if seat == state["seat"] else None,
         "sets": list(map(list, mine)) if mine else [],
     }
-    return View("symbiote", seat, public, private)
+
+
+def observe_all(state: dict[str, Any], seats: Sequence[int | None]) -> list[View]:
+    """``[observe(state, seat) for seat in seats]``, the public part built once: every view
+    holds the same public object (equal to what :func:`observe` builds for each).
+
+    For the engine's reports of a turn (pbem.game.ObservedOnce): four players' views and
+    the public one, where each ``observe`` built the same public part again (~22,000
+    instructions each).  The views are read, never changed, by whoever asks for them all."""
+    public = observe(state, None).public
+    return [View("symbiote", seat, public, {} if seat is None else _private(state, seat)) for seat in seats]
