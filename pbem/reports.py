@@ -482,7 +482,7 @@ class _Turn:
         }
         if ctx.press is not None and ctx.press.data is not None:
             common["press"] = ctx.press.data
-        members = {key: _KEY_JSON[key] + canonical.dumps(value) for key, value in common.items()}
+        members = {key: _KEY_JSON[key] + _member_json(value) for key, value in common.items()}
         members.update(_game_members(game.info.name, ctx.game_id, ctx.names, ctx.moderator))
         # The object's bytes as fixed runs between the values that differ from report to
         # report: ``pieces[i]`` ends with the key of the i-th of :data:`_SEAT_FIELDS`.
@@ -500,8 +500,8 @@ class _Turn:
         self._prose: dict[str, _Prose | None] = {}
         # The private data block's object, {"game_id", "private", "seat", "turn"} in
         # canonical (sorted) order, around the private view and the seat.
-        self.private_head = b'{"game_id":' + canonical.dumps(ctx.game_id) + b',"private":'
-        self.private_tail = b',"turn":' + canonical.dumps(ctx.turn) + b"}"
+        self.private_head = b'{"game_id":' + _member_json(ctx.game_id) + b',"private":'
+        self.private_tail = b',"turn":' + _member_json(ctx.turn) + b"}"
 
     def signed_data(self, values: dict[str, Any], public_json: bytes) -> bytes:
         """The canonical bytes of a report's data: the shared members, ``values`` (the other

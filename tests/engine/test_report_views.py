@@ -88,3 +88,30 @@ def test_the_engine_observes_a_turns_views_at_once(tmp_path: Any, monkeypatch: p
         "carol.txt",
         "public.txt",
     ]
+
+
+def test_a_private_text_is_kept_only_by_plain_values() -> None:
+    """Symbiote's private texts are kept by seat, hand, drawn card and sets: lists of plain
+    strings only (a set given as a tuple, a card of a str subclass, or a number is no key,
+    and its text is rendered the plain way)."""
+    from pbem.game import View
+    from pbem_games.symbiote import report
+
+    class Card(str):
+        pass
+
+    def key(private: dict[str, Any]) -> Any:
+        return report._private_key(View("symbiote", 1, {}, private))
+
+    plain = {"hand": ["AH", "3D"], "drawn": "3D", "sets": [["4D", "6C"]]}
+    assert key(plain) == (1, ("AH", "3D"), "3D", (("4D", "6C"),))
+    for odd in (
+        dict(plain, sets=[("4D", "6C")]),
+        dict(plain, sets=[["4D", Card("6C")]]),
+        dict(plain, hand=["AH", 3]),
+        dict(plain, drawn=Card("3D")),
+        dict(plain, sets=("4D",)),
+    ):
+        assert key(odd) is None, odd
+    view = View("symbiote", 1, {}, dict(plain, sets=[("4D", "6C")]))
+    assert report.describe_private(view) == report._render_private(view)
