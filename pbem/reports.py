@@ -24,10 +24,8 @@ from pbem.errors import FormatError, SignatureError
 from pbem.game import Event, Game, View
 from pbem.keys import REPORT_DOMAIN, Identity, PublicCard, encrypt
 from pbem.mailtext import AGE_BEGIN, AGE_END
-from pbem.render import render
 from pbem.report_armour import armour_lines as _armour_lines
 from pbem.report_armour import plain_armour as _plain_armour
-from pbem.report_prose import prose as _prose_from_shape
 from pbem.report_shape import check_report_data
 from pbem.wording import WIDTH, fold, for_people, wrap_text
 from pbem.wording import name_seats as name_seats  # re-exported for older callers
@@ -153,6 +151,8 @@ def private_plaintext(
     seat = view.seat
     if seat is None:
         raise ValueError("the public view has no private part")
+    from pbem.render import render
+
     if private_text is None:
         private_text = for_people(game.describe(view)[1], ctx.names)
     mine = _event_lines([e for e in events if e.to is not None and seat in e.to], ctx.names)
@@ -189,6 +189,8 @@ def _private_shape(events: bool, press: bool) -> tuple[tuple[str, ...], tuple[st
     :meth:`_Turn.plaintext` puts in).  Checked here: each mark occurs once, and a render
     with two items in a list is the one-item render with the second item on the next line.
     Four entries at most (the template ships with pbem: nothing can go stale)."""
+
+    from pbem.render import render
 
     def marked(extra: str = "") -> str:
         return render(
@@ -364,6 +366,8 @@ def _report_prose(
 ) -> str:
     """The report template rendered (not folded) for ``player`` at ``seat`` with the public
     text and event lines of ``texts``, the named ``outcome`` and the encrypted block."""
+    from pbem.render import render
+
     return render(
         "report.txt.j2",
         player=player,
@@ -395,6 +399,18 @@ def _shaped_prose(
     join instead of a Jinja2 run) where the shape stands for the values."""
     text = _prose_from_shape(ctx, game.info.title, player, texts, outcome, private_block)
     return _report_prose(game, ctx, player, seat, texts, outcome, private_block) if text is None else text
+
+
+def _prose_from_shape(*args: Any) -> str | None:
+    """:func:`pbem.report_prose.prose`, imported at the first call, which puts that function
+    in this one's place: ``pbem read`` imports this module and renders nothing (the shapes
+    and the renderer stay unloaded), and a turn pays no import statement per call (~7,000
+    instructions each)."""
+    global _prose_from_shape
+    from pbem.report_prose import prose
+
+    _prose_from_shape = prose
+    return prose(*args)
 
 
 _PLAYER_MARK = "\x00pbem:player\x00"
