@@ -20,15 +20,15 @@ ratios stay meaningful on a noisy machine:
    nothing changed;
 7. issue 13's table: each row, its target and what this run measured.
 
-Last run quoted in README's Measured section (2026-11-23, sixth session, 2-core machine,
-load about 1): a turn as the moderator plays it (one save) 1.97x its crypto floor on tmpfs
-and 3.24x on disk in the home directory, 3.40x in /tmp (submit then advance: 2.32x /
-4.00x); engine-only Symbiote 1,178 random / 781 greedy, Jovian Syzygy 115 random / 155
-greedy; start-up 1.55x for status, 1.58x for read; moderator on disk, 1,000 games, 84
-games/s (one worker) to 112 (two); idle pass 0.12 s for 1,000 games.  Three runs
-after it gave tmpfs 2.05x / 2.16x / 1.77x and disk 3.14x / 3.25x / 3.06x.  Loaded runs the same
-day gave 30-40% less for Python code.  Where the time goes is in README and
-docs/scaling.md.  On this machine a run varies by 15% or more: compare ratios within one
+Last run quoted in README's Measured section (2026-11-23, seventh session, 2-core machine,
+load about 1): a turn as the moderator plays it (one save) 1.87x its crypto floor on tmpfs
+and 2.96x on disk in the home directory, 3.67x in /tmp (submit then advance: 2.05x /
+3.59x); engine-only Symbiote 903 random / 685 greedy, Jovian Syzygy 106 random / 158
+greedy; start-up 1.53x for status, 1.62x for read; moderator on disk, 1,000 games, 84
+games/s (one worker) to 172 (eight); idle pass 0.08 s for 1,000 games.  Two runs after it
+(started 4.5 and 6.5 minutes after the previous run ended) gave tmpfs 1.91x / 1.94x and disk 3.05x /
+3.10x.  Where the time goes is in README and docs/scaling.md.  On this machine a run varies
+by 15% or more: compare ratios within one
 run, not numbers across runs.  On ext4 without a journal (this machine's disk) every file
 created passes over the inodes freed on that file system in the last 1-6 minutes: start a run
 when nothing large was deleted there just before (a previous run's clean-up included), or the
