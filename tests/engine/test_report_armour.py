@@ -15,27 +15,10 @@ from pbem import report_armour
 from pbem.keys import Identity, encrypt
 from pbem.mailtext import AGE_BEGIN, AGE_END
 from pbem.report_armour import _base64_columns, plain_armour
-from pbem.wording import WIDTH
+
+from .test_turn_reuse import _reference as _conditions  # the conditions, one by one
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "300"))
-_ASCII_SPACE = " \t\r\x0b\x0c\x1c\x1d\x1e\x1f"
-
-
-def _conditions(block: str) -> bool:
-    """What :func:`plain_armour` stands for, one condition at a time."""
-    head, tail = AGE_BEGIN + "\n", "\n" + AGE_END
-    if not (block.isascii() and block.startswith(head) and block.endswith(tail)):
-        return False
-    body = block[len(head) : -len(tail)]
-    lines = body.split("\n")
-    return (
-        not any(c in body for c in _ASCII_SPACE)
-        and "" not in lines
-        and all(len(line) <= WIDTH for line in lines)
-        and "\x00" not in body
-        and block.count(AGE_BEGIN) == 1
-        and block.count(AGE_END) == 1
-    )
 
 
 def _armour(raw: bytes, columns: int = 64) -> str:

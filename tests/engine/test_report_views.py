@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.game import ObservedOnce, OrderLine
+from pbem.game import ObservedOnce, bot_orders
 from pbem.registry import get_game
 from pbem.rng import Rng
 
@@ -29,12 +29,7 @@ def _states(seed: int, players: int, steps: int, options: dict[str, Any]) -> lis
     for _ in range(steps):
         if game.outcome(state) is not None:
             break
-        orders = {}
-        for seat in game.to_act(state):
-            view = game.observe(state, seat)
-            texts = game.bots["random"](game, view, rng)
-            lines = [OrderLine(i, t.split("#")[0].strip()) for i, t in enumerate(texts, 1)]
-            orders[seat] = game.validate(view, [line for line in lines if line.text])
+        orders = bot_orders(game, state, "random", lambda seat: rng)
         state = game.resolve(state, orders, rng).state
         out.append(state)
     return out
