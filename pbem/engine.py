@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -788,7 +787,9 @@ class GameFolder:
                     "run the command again",
                 )
         if save.body.get("reseeds"):  # reports of later turns: only a rollback (which reseeds) leaves them
-            self._set_aside(save.revision, "reports", after=save.turn)
+            from pbem.corrections import set_aside
+
+            set_aside(self, save.revision, "reports", after=save.turn)
         events = [e if isinstance(e, Event) else Event.from_json(e) for e in secret.events]
         outcome = game.outcome(secret.state)
         ctx = ReportContext(
@@ -826,33 +827,10 @@ class GameFolder:
             publish_archive(self.path, save, moderator)
         return written
 
-    # ---- moderator actions ------------------------------------------------------------------
+    # ---- moderator actions (pbem.corrections does the work) ---------------------------------
     def undone_dir(self, revision: int) -> Path:
         """Where the rollback written as ``revision`` puts the files of the turns it undid."""
         return self.path / UNDONE_DIR / f"rev-{revision:06d}"
-
-    def _set_aside(self, revision: int, kind: str, *, after: int) -> list[Path]:
-        """Move ``<kind>/turn-NNNN`` folders of turns after ``after`` into ``undone_dir``."""
-        moved: list[Path] = []
-        try:
-            entries = os.listdir(self.path / kind)
-        except OSError:
-            return moved
-        upto = f"turn-{after:04d}" if 0 <= after <= 9999 else ""
-        # turn-NNNN up to ``after`` sorts before ``upto``: the usual folder, with no later turn,
-        # is passed over without a pattern match per turn.
-        entries = sorted(e for e in entries if not (upto and len(e) == 9 and e <= upto))
-        for entry in entries:
-            match = re.fullmatch(r"turn-([0-9]{4,9})", entry)
-            if match is None or int(match.group(1)) <= after:
-                continue
-            target = self.undone_dir(revision) / kind / entry
-            target.parent.mkdir(parents=True, exist_ok=True)
-            while target.exists():
-                target = target.with_name(target.name + "+")
-            os.rename(self.path / kind / entry, target)
-            moved.append(target)
-        return moved
 
     def rollback(
         self, moderator: Identity, turn: int, *, now: datetime, entropy: Entropy = os.urandom
@@ -868,93 +846,27 @@ class GameFolder:
         Raises UsageError if history holds no save that starts that turn, or if the game is
         over: its seed is public then, so a rolled-back game would have no secrets left.
         """
-        return self.exclusive(lambda: self._rollback(moderator, turn, now=now, entropy=entropy))
+        from pbem.corrections import rollback
 
-    def _rollback(self, moderator: Identity, turn: int, *, now: datetime, entropy: Entropy) -> Save:
-        loaded = self.load(moderator)
-        current, game = loaded.save, loaded.game
-        if current.body["seed"] is not None:
-            raise UsageError(
-                f"game {current.game_id} is over and its seed is revealed: it cannot be rolled back",
-                "start a new game (pbem new) instead",
-            )
-        candidates = []
-        for path in sorted((self.path / "history").glob("rev-*.json")):
-            old = read_save(path.read_bytes(), str(path), moderator.public())
-            if old.game_id == current.game_id and old.turn == turn and not old.body["submitted"]:
-                candidates.append(old)
-        if not candidates:
-            raise UsageError(f"history holds no start of turn {turn}")
-        old = candidates[-1]
-        old_secret = open_secret(old, moderator)
-        fresh = entropy(32)
-        pledge = commitment(fresh)
-        redraw = getattr(game, "redraw", None)
-        state = old_secret.state
-        if callable(redraw):
-            state = redraw(state, Rng.for_turn(fresh, turn, "redraw"))
-        note = Event(
-            f"The moderator rolled the game back to the start of turn {turn}. Hidden chance from here "
-            f"on comes from a fresh secret seed, revealed at the end; its commitment is {pledge}"
-        )
-        log = [*old_secret.log, {"turn": turn, "reseed": fresh.hex()}]
-        secret = Secret(state, old_secret.seed, {}, [*old_secret.events, note.to_json()], log)
-        revision = current.revision + 1
-        reseeds = [
-            *current.body.get("reseeds", []),
-            {"turn": turn, "revision": revision, "commitment": pledge},
-        ]
-        # Only the game goes back: seats keep their current keys (replace_player) and status.
-        base = dict(old.body, seq=current.body["seq"], players=current.body["players"], reseeds=reseeds)
-        written = self._write(moderator, current, game, secret, now=now, base=base)
-        self._set_aside(written.revision, "orders", after=turn - 1)
-        self.publish(moderator, Loaded(written, secret, game))
-        return written
+        return self.exclusive(lambda: rollback(self, moderator, turn, now=now, entropy=entropy))
 
     def replace_player(self, moderator: Identity, name: str, card: PublicCard, *, now: datetime) -> Save:
-        """Give seat ``name`` to a new key (and possibly name); the seat keeps its position."""
-        return self.exclusive(lambda: self._replace_player(moderator, name, card, now=now))
+        """Give seat ``name`` to a new key (and possibly name); the seat keeps its position.
 
-    def _replace_player(self, moderator: Identity, name: str, card: PublicCard, *, now: datetime) -> Save:
-        loaded = self.load(moderator)
-        save = loaded.save
-        seat = save.seat_of(name)
-        if seat is None:
-            raise UsageError(f"no player called {name!r}")
-        card.check_self_signature()
-        check_player_name(card.name, loaded.game.pictures(loaded.view(None)))
-        others = [n.lower() for i, n in enumerate(save.names) if i != seat]
-        if card.name.lower() in others:
-            raise UsageError(f"another seat is already called {card.name!r}")
-        players = [dict(p) for p in save.body["players"]]
-        players[seat] = {"card": card.to_json(), "status": "active"}
-        seq = dict(save.body["seq"])
-        seq[card.name] = seq.pop(save.names[seat], 0)
-        written = self._write(
-            moderator,
-            save,
-            loaded.game,
-            loaded.secret,
-            now=now,
-            base=dict(save.body, players=players, seq=seq),
-        )
-        self.publish(moderator, Loaded(written, loaded.secret, loaded.game))
-        return written
+        Raises UsageError for an unknown seat or a name another seat has, SignatureError for a
+        card that is not self-signed, and what :func:`pbem.keys.check_player_name` raises.
+        """
+        from pbem.corrections import replace_player
+
+        return self.exclusive(lambda: replace_player(self, moderator, name, card, now=now))
 
     def set_status(self, moderator: Identity, name: str, status: str, *, now: datetime) -> Save:
-        """Mark a seat ``active``, ``resigned`` or ``abandoned`` (the moderator then plays it)."""
+        """Mark a seat ``active``, ``resigned`` or ``abandoned`` (the moderator then plays it).
+
+        Raises UsageError for an unknown status or seat.
+        """
+        from pbem.corrections import set_status
+
         if status not in {"active", "resigned", "abandoned"}:
             raise UsageError(f"unknown seat status {status!r}")
-        return self.exclusive(lambda: self._set_status(moderator, name, status, now=now))
-
-    def _set_status(self, moderator: Identity, name: str, status: str, *, now: datetime) -> Save:
-        loaded = self.load(moderator)
-        save = loaded.save
-        seat = save.seat_of(name)
-        if seat is None:
-            raise UsageError(f"no player called {name!r}")
-        players = [dict(p) for p in save.body["players"]]
-        players[seat]["status"] = status
-        return self._write(
-            moderator, save, loaded.game, loaded.secret, now=now, base=dict(save.body, players=players)
-        )
+        return self.exclusive(lambda: set_status(self, moderator, name, status, now=now))
