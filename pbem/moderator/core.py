@@ -41,11 +41,12 @@ report links are left as they are: no file is answered twice.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,7 @@ from pbem.moderator.durable import (
     active_group,
     arm_engine_writes,
     barrier,
+    defer,
     finish,
     grouped,
     remove,
@@ -68,9 +70,10 @@ from pbem.moderator.durable import (
     sync_filesystems,
     write_once,
 )
-from pbem.moderator.journal import Entry, added
+from pbem.moderator.journal import added
 from pbem.moderator.lock import local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
+from pbem.moderator.pipeline import ending, run_serial
 from pbem.moderator.plan import iso
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, PLAYERS_DIR, Outbox, Post
 from pbem.moderator.quarantine import (
@@ -84,6 +87,7 @@ from pbem.moderator.quarantine import (
     shown,
 )
 from pbem.moderator.record import RECORD_DIR, Record, read_record, record_path, save_record
+from pbem.moderator.results import GameResult, PassResult
 from pbem.moderator.scan import InboxFile, Index, inbox_files, signature, watched_paths
 from pbem.registry import get_game
 from pbem.save import Save
@@ -99,43 +103,6 @@ MAX_FILES_PER_PASS = 500
 """Inbox entries one pass handles in one game (a flood of junk is worked off over passes)."""
 
 NOTICES_DIR = "notices"
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """What one pass did to one game."""
-
-    game: str
-    skipped: str | None = None
-    """``unchanged``, ``locked``, or None when the game was looked at."""
-    files: int = 0
-    advanced: int = 0
-    notices: tuple[str, ...] = ()
-    """The notice kinds sent, in order."""
-    error: str | None = None
-    next_due: int | None = None
-    journal: tuple[Entry, ...] = ()
-    """The journal entries this pass wrote (what it did, with times)."""
-
-
-@dataclass(frozen=True)
-class PassResult:
-    """What a whole pass did."""
-
-    games: tuple[GameResult, ...]
-    seconds: float
-
-    @property
-    def looked_at(self) -> int:
-        return sum(1 for g in self.games if g.skipped is None)
-
-    @property
-    def advanced(self) -> int:
-        return sum(g.advanced for g in self.games)
-
-    @property
-    def files(self) -> int:
-        return sum(g.files for g in self.games)
 
 
 def awaiting_note(save: Save) -> str:
@@ -186,6 +153,12 @@ class Moderator(Advancing):
         self._removing: list[str] = []
         """Keys of the inbox files the game being handled answered this pass, removed only
         after the barrier that makes their answers durable (kept in the record's ``handled``)."""
+        self.late: dict[str, str] | None = None
+        """During a serial pass: the errors of games whose end came after their result (see
+        :mod:`pbem.moderator.pipeline`); None otherwise (each game ends with its own barrier)."""
+        self._ending: tuple[Path, Record | None] | None = None
+        """In a serial pass, the end of the game being handled: its end record (None when
+        the file holds it already), written after the barrier its end waits for."""
         arm_engine_writes()
 
     # ---- the pass ----------------------------------------------------------------------------
@@ -211,8 +184,8 @@ class Moderator(Advancing):
             from pbem.moderator.workers import run_parallel
 
             results = run_parallel(self, games, force, workers)
-        else:
-            results = tuple(self.process(g, force=force) for g in games)
+        else:  # one process: each game's end shares the next game's barrier
+            results = run_serial(self, games, force)
         if any(r.files or r.advanced or r.journal for r in results):
             # The pass's last writes of each game (its record, the removals) made durable
             # at once: what a finished pass did survives a power cut.
@@ -257,12 +230,13 @@ class Moderator(Advancing):
         # The game's own lock (in its folder), held for the whole game: the engine's writes
         # below take it again through the same GameFolder.
         folder = GameFolder(game_dir, home=self.home)
+        held = contextlib.ExitStack()  # the lock; handed to the game's end when it is put off
         try:
-            with folder.lock.hold(0) as mine:
-                if not mine:
+            with held:
+                if not held.enter_context(folder.lock.hold(0)):
                     return GameResult(name, skipped="locked")
                 try:
-                    return self._process_locked(folder, now)
+                    return self._process_locked(folder, now, held)
                 except PbemError as exc:
                     return GameResult(name, error=str(exc))
                 except Exception as exc:  # a bug or a broken disk in one game must not stop the others
@@ -284,11 +258,19 @@ class Moderator(Advancing):
         return any(mtime > horizon for mtime in sig[0::3])
 
     # ---- one game ----------------------------------------------------------------------------
-    def _process_locked(self, folder: GameFolder, now: int) -> GameResult:
+    def _process_locked(self, folder: GameFolder, now: int, held: contextlib.ExitStack) -> GameResult:
         """One game's work in a pass, its writes grouped: the record's durable writes and the
-        end of the game's work are the only sync points (see the module's docstring)."""
+        end of the game's work are the only sync points (see the module's docstring).  In a
+        serial pass (``self.late`` set) the end waits, under the lock, for the next barrier
+        (:func:`pbem.moderator.durable.defer`; :mod:`pbem.moderator.pipeline`)."""
+        self._ending = None
         with grouped():
-            return self._process_grouped(folder, now)
+            result = self._process_grouped(folder, now)
+            if self._ending is not None and self.late is not None:
+                game_dir, record = self._ending
+                write = None if record is None else lambda: save_record(game_dir, record, durable=False)
+                defer(ending(result.game, write, held, self.late))
+            return result
 
     def _process_grouped(self, folder: GameFolder, now: int) -> GameResult:
         game_dir = folder.path
@@ -371,13 +353,18 @@ class Moderator(Advancing):
         # answer, report link and notice it claims is made durable first (one barrier); the
         # record itself need not be (lost, the intent written before it is finished again),
         # nor the inbox removals after it (lost, the record names the files as handled).
-        barrier()
+        # In a serial pass that barrier is the next game's (see _process_locked).
+        if self.late is None:
+            barrier()
         # The files answered but not yet removed stay named as handled (a new turn's clock
         # forgets the keys of the last), so a stop before their removal never answers again.
         handled = (*record.handled, *(k for k in self._removing if k not in record.handled))
         record = replace(record, taking=(), taking_turn=None, advancing=None, handled=handled)
-        self._save(game_dir, record, durable=False)
-        finish()
+        if self.late is not None:  # written by the game's end, after that barrier
+            self._ending = (game_dir, record if record != self._on_disk else None)
+        else:
+            self._save(game_dir, record, durable=False)
+            finish()
         return GameResult(
             game_dir.name,
             files=len(files),

@@ -17,6 +17,11 @@ of them durable at once (one ``syncfs`` of each file system they are on, where t
 has it, else one ``fsync`` per file and per folder), and :func:`finish` makes the removals
 the group put off.  A removal is put off until the answer and the record that say the file
 was handled are durable, so a power cut never leaves a file gone and its answer lost.
+
+Shared barriers: a pass may hand the end of a game's group (the record that says its answers
+were given, its removals, its lock) to :func:`defer`: it then waits for the next barrier,
+which the next game's intent needs anyway, and that one ``syncfs`` makes both games' writes
+durable before the first game's end is written (see :func:`defer`).
 """
 
 from __future__ import annotations
@@ -228,18 +233,100 @@ def sync_filesystems(folders: Collection[str | os.PathLike[str]]) -> None:
     sync_paths((), [os.fspath(f) for f in folders])
 
 
-def barrier() -> bool:
-    """Make everything the current group wrote so far durable (nothing outside a group, or
-    when nothing is pending); True if it synced.  Raises OSError for a disk error."""
+End = Callable[[OSError | None], None]
+"""The put-off end of a group (see :func:`defer`): called once, with None after a barrier made
+the group's writes durable, or with the error of a barrier that failed."""
+
+_waiting: list[tuple[Group, End]] = []
+"""Groups whose end waits for the next barrier, oldest first (see :func:`defer`)."""
+
+
+def defer(end: End) -> None:
+    """Put off the end of the current group until the next :func:`barrier` (or :func:`flush`),
+    instead of a barrier of its own: what saves a ``syncfs`` a game in a pass, since the next
+    game's intent needs a barrier anyway and one ``syncfs`` makes the writes of both durable.
+
+    ``end`` writes what says the group's writes were given (the game's end record), makes the
+    group's put-off removals (it runs with the group as the current one, so :func:`finish`
+    finds them) and lets go of what it holds (the game's lock).  It is called with None only
+    after a barrier that synced every file and folder of the group (all file systems of all
+    waiting groups, or each file and folder where there is no ``syncfs``), so the order a
+    power cut relies on (answers durable, then the record, then the removals) is the same as
+    with a barrier of its own; with the OSError of a barrier that failed it must write
+    nothing (the answers are not known durable: the next pass retries, as after a kill).
+    A group with nothing left to sync ends at once.  ``end`` must not raise."""
     group = _group
     if group is None or not group.pending:
+        _end(group or Group(), end, None)
+        return
+    _waiting.append((group, end))
+
+
+def waiting() -> int:
+    """How many groups wait for a barrier to end (see :func:`defer`)."""
+    return len(_waiting)
+
+
+def _end(group: Group, end: End, failure: OSError | None) -> None:
+    global _group
+    outer, _group = _group, group
+    try:
+        end(failure)
+    finally:
+        _group = outer
+
+
+def _end_waiting(failure: OSError | None) -> None:
+    """End every waiting group, oldest first (each once, even when one of them raises)."""
+    while _waiting:
+        group, end = _waiting.pop(0)
+        _end(group, end, failure)
+
+
+def barrier() -> bool:
+    """Make everything the current group wrote so far durable, and everything the groups
+    waiting for a barrier wrote (see :func:`defer`), then end those; True if it synced
+    (nothing is synced outside a group with none waiting, or when nothing is pending).
+    Raises OSError for a disk error (the waiting groups are then ended with it)."""
+    group = _group
+    mine = group is not None and group.pending
+    if not mine and not _waiting:
         return False
-    sync_paths(group.files, group.folders)
-    group.files.clear()
-    group.folders.clear()
-    group.barriers += 1
+    files: dict[str, None] = dict(group.files) if group is not None and mine else {}
+    folders: dict[str, None] = dict(group.folders) if group is not None and mine else {}
+    for other, _ in _waiting:
+        files.update(other.files)
+        folders.update(other.folders)
+    try:
+        sync_paths(files, folders)
+    except OSError as exc:
+        _end_waiting(exc)
+        raise
+    for other in [*(g for g, _ in _waiting), *([group] if group is not None and mine else [])]:
+        other.files.clear()
+        other.folders.clear()
+        other.barriers += 1
     step("barrier")
+    _end_waiting(None)
     return True
+
+
+def flush() -> bool:
+    """The barrier for the groups waiting to end, outside any group (the end of a pass, or
+    when too many wait); True if it synced.  Raises OSError for a disk error (the waiting
+    groups are then ended with it)."""
+    global _group
+    outer, _group = _group, None
+    try:
+        return barrier()
+    finally:
+        _group = outer
+
+
+def abandon(failure: OSError) -> None:
+    """End every waiting group with ``failure``, unsynced (a pass stopped by an exception):
+    their ends write nothing and let go of their locks, as a kill there would leave them."""
+    _end_waiting(failure)
 
 
 def finish() -> int:

@@ -158,7 +158,9 @@ def test_a_write_error_at_the_barrier_is_the_games_error_and_removes_nothing(
 
 KILLS = [
     ("barrier", 1),  # alpha's intent barrier (the record synced)
-    ("barrier", 2),  # alpha's end barrier: answers and links durable, the record not yet written
+    # alpha's end barrier (in a serial pass, the one shared with the pass's next barrier, see
+    # test_shared_barrier.py): answers and links durable, the record not yet written
+    ("barrier", 2),
     ("renamed record.json", 2),  # alpha's end record written, no file removed yet
     ("removed t1.txt", 1),  # the first put-off removal done, the others not
     ("removed t1-better.txt", 1),  # the last removal of the pass that resolved turn 1

@@ -1,0 +1,227 @@
+"""A serial pass shares one barrier between a game's end and the next game's intent
+(pbem/moderator/pipeline.py, issue 13).
+
+What must hold for every game of such a pass, in the order the calls are made: the intent
+record is synced before the game's engine write; every answer and report link is synced
+before the end record that says it was given; no inbox file leaves before that record; the
+game's lock is held until its end record is written.  A barrier that fails ends the games
+waiting for it with the error: nothing is written for them, their files stay in the inbox,
+and the next pass answers each file once.  The code before the shared barrier made two
+``syncfs`` calls a game (and one for the pass); a pass over N games with files now makes N + 2.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.integrity import FolderLock
+from pbem.keys import Identity
+from pbem.moderator import durable, pipeline
+from pbem.moderator.core import Moderator
+from pbem.timing import FixedClock
+
+from .modkit import awaited, drop, new_game, order_block, read
+
+Event = tuple[str, str]
+GAMES = ("g1", "g2", "g3")
+
+
+def _games_with_orders(
+    root: Path, keys: dict[str, Identity], clock: FixedClock
+) -> tuple[list[Path], Moderator, dict[Path, str]]:
+    """Three games whose turn-1 reports were handed out, each with its awaited orders dropped
+    (and one junk file, so each game answers twice); the player each game awaited."""
+    games = [new_game(root, keys, name, home=root.parent / "create-home") for name in GAMES]
+    moderator = Moderator(root, keys["moderator"], clock=clock, settle=0)
+    moderator.run_pass()
+    names = {}
+    for game in games:
+        [name] = awaited(game)
+        drop(game, name, "junk.txt", "not an order\n", age=90)
+        drop(game, name, "orders.txt", order_block(game, keys, name), age=80)
+        names[game] = name
+    return games, moderator, names
+
+
+def _watch(monkeypatch: pytest.MonkeyPatch, on_rename: Any = None) -> list[Event]:
+    """Log renames, links and inbox removals (each with its game's folder name), and syncs."""
+    events: list[Event] = []
+    real_replace, real_link, real_unlink = os.replace, os.link, os.unlink
+
+    def game_of(path: Path) -> str:
+        return next((part for part in path.parts if part in GAMES), "?")
+
+    def replace(src: Any, dst: Any, **kwargs: Any) -> None:
+        real_replace(src, dst, **kwargs)
+        path = Path(dst)
+        events.append(("rename", f"{game_of(path)}:{path.parent.name}/{path.name}"))
+        if on_rename is not None:
+            on_rename(path)
+
+    def link(src: Any, dst: Any, **kwargs: Any) -> None:
+        real_link(src, dst, **kwargs)
+        events.append(("link", f"{game_of(Path(dst))}:{Path(dst).name}"))
+
+    def unlink(path: Any, **kwargs: Any) -> None:
+        real_unlink(path, **kwargs)
+        if "inbox" in Path(path).parts:
+            events.append(("remove", f"{game_of(Path(path))}:{Path(path).name}"))
+
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(os, "link", link)
+    monkeypatch.setattr(os, "unlink", unlink)
+    monkeypatch.setattr(durable, "_syncfs", [lambda fd: events.append(("sync", ""))])
+    monkeypatch.setattr(durable, "USE_SYNCFS", True)
+    return events
+
+
+def _indexes(events: list[Event], kind: str, game: str, test: Any = lambda name: True) -> list[int]:
+    return [
+        i for i, (k, what) in enumerate(events) if k == kind and what.startswith(f"{game}:") and test(what)
+    ]
+
+
+def test_each_game_keeps_its_order_with_one_barrier_a_game(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games, moderator, _ = _games_with_orders(root, keys, clock)
+    held_at_next_intent: dict[str, bool] = {}
+
+    def on_rename(path: Path) -> None:
+        """When a game's intent is renamed in, is the game before it still locked?"""
+        if path.name == "record.json" and path.parent.parent.name in GAMES[1:]:
+            index = GAMES.index(path.parent.parent.name)
+            before = root / GAMES[index - 1]
+            with FolderLock(before).hold(0) as mine:
+                held_at_next_intent.setdefault(before.name, not mine)
+
+    events = _watch(monkeypatch, on_rename)
+    result = moderator.run_pass()
+    assert result.advanced == len(GAMES) and result.files == 2 * len(GAMES), result
+    assert all(g.error is None for g in result.games), result
+    syncs = [i for i, e in enumerate(events) if e[0] == "sync"]
+    # one barrier a game (its intent, which also ends the game before it), one that ends the
+    # last game, one for the pass: the code before made two a game and one for the pass
+    assert len(syncs) == len(GAMES) + 2, events
+    for game in GAMES:
+        intent, end = _indexes(events, "rename", game, lambda w: w.endswith("moderator/record.json"))
+        engine = min(_indexes(events, "rename", game, lambda w: "save.json" in w or "turn-0002/" in w))
+        assert any(intent < s < engine for s in syncs), f"{game}: intent synced before the engine wrote"
+        given = _indexes(events, "rename", game, lambda w: "/notice-turn-" in w)
+        given += _indexes(events, "link", game, lambda w: "report-turn-0002" in w)
+        assert len(given) == 2 + len(read(root / game).names), events
+        assert any(max(given) < s < end for s in syncs), f"{game}: answers and links synced before the record"
+        removals = _indexes(events, "remove", game)
+        assert len(removals) == 2 and min(removals) > end, f"{game}: no file leaves before its record"
+    assert held_at_next_intent == {"g1": True, "g2": True}, "a game's lock is held until its end record"
+    last_removal = max(i for i, e in enumerate(events) if e[0] == "remove")
+    assert syncs[-1] > last_removal, "the pass ends synced"
+    for game in games:
+        assert read(game).turn == 2 and not any((game / "inbox").rglob("*.txt"))
+        assert not FolderLock(game).held
+        with FolderLock(game).hold(0) as mine:
+            assert mine, "every lock is let go by the end of the pass"
+
+
+def test_a_failed_shared_barrier_is_the_error_of_every_game_it_carried(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """g2's intent barrier also carries g1's end: when it fails, g1 (already resolved) and g2
+    both get the error, nothing says g1's answers were given, both files stay, and the next
+    pass answers each file once."""
+    games, moderator, names = _games_with_orders(root, keys, clock)
+    calls: list[int] = []
+
+    def failing(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(durable, "_syncfs", [failing])
+    result = moderator.run_pass()
+    errors = {g.game: g.error for g in result.games}
+    assert errors["g1"] is not None and "Input/output error" in errors["g1"], errors
+    assert errors["g2"] is not None and "Input/output error" in errors["g2"], errors
+    assert errors["g3"] is None, errors
+    g1, g2, g3 = games
+    assert read(g1).turn == 2, "g1 resolved before the failed barrier"
+    for game in (g1, g2):
+        assert sorted(p.name for p in (game / "inbox" / names[game]).iterdir()) == ["junk.txt", "orders.txt"]
+    assert not list((g3 / "inbox" / names[g3]).iterdir()), "g3 ended after a barrier of its own"
+    monkeypatch.setattr(durable, "_syncfs", [lambda fd: None])
+    again = moderator.run_pass(force=True)
+    assert all(g.error is None for g in again.games), again
+    for game in games:
+        name = names[game]
+        assert read(game).turn == 2 and not list((game / "inbox" / name).iterdir())
+        notices = sorted((game / "players" / name).glob("notice-*"))
+        kinds = sorted("ACCEPTED" in p.read_text() for p in notices)
+        assert kinds == [False, True], f"{game.name}: each file answered once: {notices}"
+
+
+def test_waiting_games_are_bounded(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Games whose pass syncs nothing of its own (here: reports handed out) still end within
+    MAX_WAITING games: never more locks held at once."""
+    monkeypatch.setattr(pipeline, "MAX_WAITING", 2)
+    peak = [0]
+    real_defer = durable.defer
+
+    def defer(end: durable.End) -> None:
+        real_defer(end)
+        peak[0] = max(peak[0], durable.waiting())
+
+    monkeypatch.setattr("pbem.moderator.core.defer", defer)
+    for name in ("a1", "a2", "a3", "a4", "a5"):
+        new_game(root, keys, name, home=root.parent / "create-home")
+    result = Moderator(root, keys["moderator"], clock=clock, settle=0).run_pass()
+    assert all(g.error is None for g in result.games), result
+    assert 1 <= peak[0] <= 2 and durable.waiting() == 0, peak
+    for name in ("a1", "a2", "a3", "a4", "a5"):
+        assert (root / name / "players" / "alice" / "report-turn-0001.txt").is_file()
+        assert (root / name / "moderator" / "record.json").is_file(), "each game's end record written"
+
+
+def test_a_waiting_group_ends_once_after_a_barrier_that_synced_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without syncfs (one fsync a file and a folder), the next group's barrier fsyncs the
+    waiting group's files too before that group's end runs; a group with nothing to sync ends
+    at once; ``abandon`` ends what waits with the error, unsynced."""
+    synced: list[str] = []
+    opened: dict[int, str] = {}
+    real_open = os.open
+
+    def fake_open(path: Any, flags: int, *args: Any) -> int:
+        fd = real_open(path, flags, *args)
+        opened[fd] = Path(path).name
+        return fd
+
+    monkeypatch.setattr(os, "open", fake_open)
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(opened[fd]))
+    monkeypatch.setattr(durable, "USE_SYNCFS", False)
+    ends: list[tuple[str, object]] = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+    with durable.grouped():
+        durable.write_once(tmp_path / "a" / "answer.txt", "1")
+        durable.remove(tmp_path / "a" / "answer.txt", later=True)
+        durable.defer(lambda failure: ends.append(("a", failure, durable.finish())))
+    with durable.grouped():
+        durable.defer(lambda failure: ends.append(("empty", failure)))
+        assert ends == [("empty", None)] and durable.waiting() == 1, "nothing to sync: ended at once"
+        durable.write_once(tmp_path / "b" / "intent.txt", "2")
+        assert synced == [] and ends == [("empty", None)]
+        assert durable.barrier()
+        assert sorted(synced) == ["a", "answer.txt", "b", "intent.txt"], synced
+        assert ends == [("empty", None), ("a", None, 1)], "a's end ran once, its removal made"
+        assert durable.waiting() == 0 and not durable.barrier()
+        durable.write_once(tmp_path / "b" / "answer.txt", "3")
+        durable.defer(lambda failure: ends.append(("b", failure)))
+    durable.abandon(OSError("stopped"))
+    assert ends[-1][0] == "b" and isinstance(ends[-1][1], OSError) and durable.waiting() == 0
