@@ -294,10 +294,17 @@ KEY_FILE_LIMIT = 64 * 1024
 """The largest identity file or public key card read (a real one is under 1 KB)."""
 
 
+OPENED_KEPT = 4
+"""How many opened blocks an identity keeps (see :meth:`Identity.decrypt`)."""
+
+OPENED_MAX_BYTES = 64 * 1024
+"""Only blocks up to this size are kept (sealed orders and press are a few KiB)."""
+
+
 class Identity:
     """A participant's secret keys.  Never leaves the participant's machine."""
 
-    __slots__ = ("_age", "_age_text", "_card", "_signing", "name")
+    __slots__ = ("_age", "_age_text", "_card", "_opened", "_signing", "name")
 
     def __init__(self, name: str, signing: Ed25519PrivateKey, age_secret: str) -> None:
         import pyrage
@@ -306,6 +313,8 @@ class Identity:
         self._signing = signing
         self._age_text = age_secret
         self._card: PublicCard | None = None
+        self._opened: dict[bytes, bytes] = {}
+        """The last few blocks this identity opened (see :meth:`decrypt`)."""
         try:
             self._age = pyrage.x25519.Identity.from_str(age_secret)
         except Exception:
@@ -345,14 +354,27 @@ class Identity:
 
     def decrypt(self, armored: str | bytes) -> bytes:
         """Open an age block encrypted to this identity.  Raises SignatureError-free
-        FormatError when it is not for this key or is corrupt."""
+        FormatError when it is not for this key or is corrupt.
+
+        The last :data:`OPENED_KEPT` small blocks opened are kept, keyed by their bytes: the
+        moderator opens an inbox file once to see whether it is press and the engine opens
+        it again to read the orders (one X25519 and a ChaCha20-Poly1305 pass saved a file).
+        Decryption is a function of the key and the bytes, so a kept answer is the answer;
+        a block that fails is never kept (it fails again, with its message)."""
+        data = armored.encode() if isinstance(armored, str) else armored
+        known = self._opened.get(data)
+        if known is not None:
+            return known
         import pyrage
 
-        data = armored.encode() if isinstance(armored, str) else armored
         try:
             plain: bytes = pyrage.decrypt(data, [self._age])
         except Exception as exc:
             raise FormatError(f"cannot decrypt with {self.name}'s key: {exc}") from None
+        if len(data) <= OPENED_MAX_BYTES:
+            if len(self._opened) >= OPENED_KEPT:
+                del self._opened[next(iter(self._opened))]
+            self._opened[data] = plain
         return plain
 
     def to_text(self) -> str:

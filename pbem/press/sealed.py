@@ -119,7 +119,7 @@ def open_block(text: str, identity: Identity, source: str, what: str) -> tuple[s
             damaged = FormatError(f"{where}: {Damage('damaged characters', problem).describe()}")
             continue
         try:
-            plain = identity.decrypt(normal_armour(lines))
+            plain = identity.decrypt(raw or normal_armour(lines))  # the bytes: as the order reader
         except FormatError as exc:
             if "no matching keys" not in exc.message.lower():
                 damaged = FormatError(

@@ -1,0 +1,68 @@
+"""The blocks an identity keeps opened (``Identity.decrypt``): the moderator opens an inbox
+file to see whether it is press, and the engine opens it again for the orders; the second
+opening is the kept answer.  Checked against the plain way (``pyrage.decrypt``)."""
+
+from __future__ import annotations
+
+import os
+
+import pyrage
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem import keys as keys_module
+from pbem.errors import FormatError
+from pbem.keys import Identity
+
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "25"))
+
+MODERATOR = Identity.generate("moderator")
+OTHER = Identity.generate("other")
+
+
+def _seal(plain: bytes, to: Identity, armored: bool) -> bytes:
+    recipient = pyrage.x25519.Recipient.from_str(to.public().age_recipient)
+    return pyrage.encrypt(plain, [recipient], armored=armored)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.lists(st.tuples(st.binary(max_size=300), st.booleans(), st.booleans()), min_size=1, max_size=12),
+    st.randoms(use_true_random=False),
+)
+def test_kept_openings_are_what_age_says(blocks: list[tuple[bytes, bool, bool]], rnd: object) -> None:
+    """Any sequence of blocks, sealed to this key or another, armoured or not, opened in any
+    order and again: each answer is age's own (the plaintext, or a refusal every time)."""
+    identity = Identity.generate("reader")
+    sealed = [(_seal(p, identity if mine else OTHER, armored), p, mine) for p, mine, armored in blocks]
+    order = [*sealed, *sealed]
+    rnd.shuffle(order)  # type: ignore[attr-defined]
+    for data, plain, mine in order:
+        if mine:
+            assert identity.decrypt(data) == plain == pyrage.decrypt(data, [identity._age])
+            assert identity.decrypt(data.decode("ascii") if data.startswith(b"-----") else data) == plain
+        else:
+            with pytest.raises(FormatError, match="cannot decrypt with reader's key"):
+                identity.decrypt(data)
+        assert len(identity._opened) <= keys_module.OPENED_KEPT
+        assert all(value is not None for value in identity._opened.values())
+
+
+def test_a_second_opening_costs_no_decryption(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = pyrage.decrypt
+    monkeypatch.setattr(pyrage, "decrypt", lambda data, ids: calls.append(1) or real(data, ids))
+    data = _seal(b"orders", MODERATOR, armored=True)
+    assert MODERATOR.decrypt(data) == MODERATOR.decrypt(data.decode("ascii")) == b"orders"
+    assert len(calls) == 1, "opened once, the second answer kept"
+    big = _seal(b"x" * (keys_module.OPENED_MAX_BYTES + 1), MODERATOR, armored=False)
+    MODERATOR.decrypt(big)
+    MODERATOR.decrypt(big)
+    assert len(calls) == 3, "a large block is not kept"
+    foreign = _seal(b"not yours", OTHER, armored=False)
+    for _ in range(2):
+        with pytest.raises(FormatError):
+            MODERATOR.decrypt(foreign)
+    assert len(calls) == 5, "a refusal is not kept: age is asked again"
+    assert foreign not in MODERATOR._opened and OTHER.decrypt(foreign) == b"not yours"
