@@ -328,6 +328,7 @@ class Moderator(Advancing):
                 retry,
                 advance and last,
                 resume_turn if retry else None,
+                save if i == 0 else None,  # the save read above: no engine write since
             )
             if kind:
                 kinds.append(kind)
@@ -532,6 +533,7 @@ class Moderator(Advancing):
         retry: bool = False,
         advance: bool = False,
         taken_in: int | None = None,
+        current: Save | None = None,
     ) -> tuple[Record, str | None, bool]:
         """File or refuse one inbox entry, answer its sender, and take it out of the inbox:
         a refused file is kept in the quarantine.  ``retry``: a killed pass may have had the
@@ -540,9 +542,10 @@ class Moderator(Advancing):
         turn the stopped pass took it in (a retried entry answered in a turn since resolved is
         only removed: see :meth:`_answered`).  ``advance``: a
         file that completes the turn resolves it in the same engine write (the record's
-        ``advancing`` holds the intent); the third value returned says it did.  Whatever the
-        entry is or holds, this raises only for a broken disk or a broken game, never for
-        the entry itself."""
+        ``advancing`` holds the intent); the third value returned says it did.  ``current``:
+        the save as this pass read it under the lock, when nothing wrote it since (not read
+        again).  Whatever the entry is or holds, this raises only for a broken disk or a
+        broken game, never for the entry itself."""
         if not item.regular:
             reason = f"it is {kind_of_mode(item.mode)}, not a file"
             return (*self._set_aside(folder, game_dir, record, item, post, now, reason), False)
@@ -565,7 +568,7 @@ class Moderator(Advancing):
             return record, None, False
         retry = retry or (record.inflight is not None and record.inflight.get("key") == key)
         source = self._source(item)
-        save = folder.read(self.card)
+        save = current or folder.read(self.card)
         if taken_in is not None and taken_in != save.turn and self._answered(game_dir, save, taken_in, key):
             # The stopped pass answered it, then resolved the turn (the last file of a pass
             # completes it): answered once, in its own turn; its journal line is rebuilt.
@@ -725,7 +728,8 @@ class Moderator(Advancing):
             if retry and self._filed_from(folder, seat, source):
                 # Killed after the engine filed this very file and before it was answered.
                 replaced = self._archived(folder, save.turn, save.names, seat) > 1
-                return self._accepted_notice(folder, seat, replaced, now, policy, record, base), seat, False
+                notice = self._accepted_notice(folder, seat, replaced, now, policy, record, base, save.names)
+                return notice, seat, False
             return Notice("duplicate", message=exc.message, hint=exc.hint, **base), seat, False
         except ConflictError:
             raise  # another writer kept saving the game: the file stays for the next pass
@@ -740,7 +744,7 @@ class Moderator(Advancing):
                 seat, turn = resolved
                 replaced = self._archived(folder, turn, save.names, seat) > 1
                 notice = self._accepted_notice(
-                    folder, seat, replaced, now, policy, record, dict(base, turn=turn), (turn, ())
+                    folder, seat, replaced, now, policy, record, dict(base, turn=turn), save.names, (turn, ())
                 )
                 return notice, seat, False
             if kind == "replayed" and self._claimed_turn(text, source) < save.turn:
@@ -755,7 +759,9 @@ class Moderator(Advancing):
             return Notice(kind, message=exc.message, hint=exc.hint, **base), seat, False
         seat = save.seat_of(receipt.player)
         filed = (receipt.turn, receipt.awaiting)
-        notice = self._accepted_notice(folder, seat, receipt.replaced, now, policy, record, base, filed)
+        notice = self._accepted_notice(
+            folder, seat, receipt.replaced, now, policy, record, base, save.names, filed
+        )
         return notice, seat, receipt.advanced is not None
 
     def _resolved_by(self, folder: GameFolder, save: Save, text: str, source: str) -> tuple[int, int] | None:
@@ -781,16 +787,18 @@ class Moderator(Advancing):
         policy: TimingPolicy,
         record: Record,
         base: dict[str, Any],
+        names: Sequence[str],
         filed: tuple[int, Sequence[str]] | None = None,
     ) -> Notice:
         """The notice for accepted orders: ``filed`` is the turn they are for and who still
-        owes orders for it (as the engine's receipt says; read from the save without it)."""
+        owes orders for it (as the engine's receipt says; read from the save without it);
+        ``names``: the players' names (as the save the file was filed in has them)."""
         after = record.clock is not None and due(policy, record.clock, now).deadline_passed
-        fresh = folder.read(self.card)
         if filed is None:
+            fresh = folder.read(self.card)
             filed = fresh.turn, [fresh.names[s] for s in fresh.awaiting if s not in fresh.body["submitted"]]
         turn, missing = filed
-        who = fresh.names[seat] if seat is not None else "?"
+        who = names[seat] if seat is not None else "?"
         lines = [f"The orders of {who} for turn {turn} are filed."]
         if after:
             lines.append("They came after the deadline, within the grace period.")

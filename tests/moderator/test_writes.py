@@ -156,3 +156,27 @@ def test_link_all_keeps_same_bytes_and_replaces_other_bytes(tmp_path: Path) -> N
     assert other.read_text() == "signed report\n" and not os.path.samefile(source, other)
     assert os.path.samefile(source, fresh)
     assert durable.link_all([(source, fresh)]) == ["present"], "delivering again changes nothing"
+
+
+def test_a_turn_reads_the_save_no_more_than_it_must(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moderated turn with its orders in reads the save once to begin, once in the engine's
+    write, once after the turn resolved and once to look for more to do: the inbox file's own
+    read and the notice's were the same save read again (six reads before)."""
+    from pbem.engine import GameFolder
+
+    game, moderator = _turn(root, keys, clock)
+    reads: list[int] = []
+    real = GameFolder.read
+
+    def read_save(self: GameFolder, *args: object, **kwargs: object) -> object:
+        reads.append(1)
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    before = read(game)
+    monkeypatch.setattr(GameFolder, "read", read_save)
+    result = moderator.run_pass()
+    assert len(reads) == 4, len(reads)
+    assert result.advanced == 1 and result.games[0].notices == ("accepted",)
+    assert read(game).turn == before.turn + 1
