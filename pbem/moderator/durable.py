@@ -267,6 +267,16 @@ def waiting() -> int:
     return len(_waiting)
 
 
+_ended_rounds = 0
+"""How many times the waiting groups were ended (every barrier ends all of them)."""
+
+
+def ended_rounds() -> int:
+    """A count that changes whenever the waiting groups are ended: a caller that sees it
+    unchanged knows the groups waiting now include every group that waited before."""
+    return _ended_rounds
+
+
 def _end(group: Group, end: End, failure: OSError | None) -> None:
     global _group
     outer, _group = _group, group
@@ -278,6 +288,8 @@ def _end(group: Group, end: End, failure: OSError | None) -> None:
 
 def _end_waiting(failure: OSError | None) -> None:
     """End every waiting group, oldest first (each once, even when one of them raises)."""
+    global _ended_rounds
+    _ended_rounds += 1
     while _waiting:
         group, end = _waiting.pop(0)
         _end(group, end, failure)

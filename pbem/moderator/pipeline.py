@@ -84,9 +84,13 @@ def run_serial(moderator: Moderator, games: Sequence[Path], force: bool) -> tupl
             if skipped is not None:
                 looked.append((skipped, None))
                 continue
+            rounds = durable.ended_rounds()
             looked.append((moderator.work(game, now), sig))
             count = durable.waiting()
-            since = None if count == 0 else since or time.monotonic()
+            if count == 0:
+                since = None
+            elif since is None or durable.ended_rounds() != rounds:  # the oldest waiting is this game
+                since = time.monotonic()
             if count >= MAX_WAITING or (since is not None and time.monotonic() - since > MAX_WAIT_SECONDS):
                 _flush()
                 since = None

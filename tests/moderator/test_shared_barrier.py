@@ -225,3 +225,23 @@ def test_a_waiting_group_ends_once_after_a_barrier_that_synced_its_files(
         durable.defer(lambda failure: ends.append(("b", failure)))
     durable.abandon(OSError("stopped"))
     assert ends[-1][0] == "b" and isinstance(ends[-1][1], OSError) and durable.waiting() == 0
+
+
+def test_a_game_waits_no_longer_than_the_time_bound(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no time to wait, each game's end gets a barrier right after its work (two a game,
+    as before the shared barrier): the bound on how long a lock is held past a game's work."""
+    monkeypatch.setattr(pipeline, "MAX_WAIT_SECONDS", 0.0)
+    games, moderator, _ = _games_with_orders(root, keys, clock)
+    events = _watch(monkeypatch)
+    result = moderator.run_pass()
+    assert all(g.error is None for g in result.games) and result.advanced == len(GAMES), result
+    syncs = [i for i, e in enumerate(events) if e[0] == "sync"]
+    assert len(syncs) == 2 * len(GAMES) + 1, events
+    for game in GAMES[:-1]:
+        end = _indexes(events, "rename", game, lambda w: w.endswith("moderator/record.json"))[-1]
+        following = GAMES[GAMES.index(game) + 1]
+        first_of_next = min(i for i, (_, what) in enumerate(events) if what.startswith(f"{following}:"))
+        assert end < first_of_next, f"{game} ended before {following} began"
+    assert all(read(game).turn == 2 for game in games)
