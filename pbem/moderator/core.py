@@ -75,7 +75,7 @@ from pbem.moderator.lock import local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
 from pbem.moderator.pipeline import ending, run_serial
 from pbem.moderator.plan import iso
-from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, PLAYERS_DIR, Outbox, Post
+from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, NOTICES_DIR, PLAYERS_DIR, Outbox, Post
 from pbem.moderator.quarantine import (
     Quarantine,
     Unreadable,
@@ -88,6 +88,7 @@ from pbem.moderator.quarantine import (
 )
 from pbem.moderator.record import RECORD_DIR, Record, read_record, record_path, save_record
 from pbem.moderator.results import GameResult, PassResult
+from pbem.moderator.retries import Retries
 from pbem.moderator.scan import InboxFile, Index, inbox_files, signature, watched_paths
 from pbem.registry import get_game
 from pbem.save import Save
@@ -101,8 +102,6 @@ MAX_ADVANCES = 50
 
 MAX_FILES_PER_PASS = 500
 """Inbox entries one pass handles in one game (a flood of junk is worked off over passes)."""
-
-NOTICES_DIR = "notices"
 
 
 def awaiting_note(save: Save) -> str:
@@ -118,7 +117,7 @@ def is_game(path: Path) -> bool:
     return (path / SAVE_NAME).is_file()
 
 
-class Moderator(Advancing):
+class Moderator(Advancing, Retries):
     """Runs the games under one root with one moderator key.
 
     ``clock`` gives the game time (deadlines); ``real_ns`` the file-system time used to let
@@ -631,14 +630,6 @@ class Moderator(Advancing):
         remove(item.path, later=True)  # once its answer and the record are durable
         return record, notice.kind, resolved
 
-    @staticmethod
-    def _answered(game_dir: Path, save: Save, turn: int, key: str) -> bool:
-        """True if the answer to the inbox file with content key ``key``, taken in ``turn``,
-        is in a player's folder or the public notices (see :meth:`_answer` for the name)."""
-        filename = f"notice-turn-{turn:04d}-{key[:12]}.txt"
-        places = [game_dir / PLAYERS_DIR / name / filename for name in save.names]
-        return any(p.is_file() for p in [*places, game_dir / NOTICES_DIR / filename])
-
     def _set_aside(
         self,
         folder: GameFolder,
@@ -764,20 +755,6 @@ class Moderator(Advancing):
         )
         return notice, seat, receipt.advanced is not None
 
-    def _resolved_by(self, folder: GameFolder, save: Save, text: str, source: str) -> tuple[int, int] | None:
-        """The seat and turn of the order file ``text`` if its orders are the last its player
-        had accepted, in a turn already resolved (its signature verified; a file with the same
-        sequence number and another content is never accepted), else None."""
-        try:
-            signed, seat = folder.identify(folder.load(self.identity), text, source, self.identity)
-        except PbemError:
-            return None
-        header = signed.header
-        accepted = save.body["seq"].get(save.names[seat])
-        if header.turn < save.turn and accepted == header.seq:
-            return seat, int(header.turn)
-        return None
-
     def _accepted_notice(
         self,
         folder: GameFolder,
@@ -807,36 +784,6 @@ class Moderator(Advancing):
         )
         lines.append("You may replace them until the turn is resolved: sign new orders with a higher Seq.")
         return Notice("replaced" if replaced else "accepted", message="\n".join(lines), **base)
-
-    def _filed_from(self, folder: GameFolder, seat: int | None, source: str) -> bool:
-        """True if the orders the engine holds for ``seat`` came from the file ``source``
-        (rather than from an earlier file with the same content)."""
-        if seat is None:
-            return False
-        pending = folder.load(self.identity).secret.pending.get(str(seat))
-        return pending is not None and pending.get("source") == Path(source).name
-
-    def _archived(self, folder: GameFolder, turn: int, names: Sequence[str], seat: int | None) -> int:
-        """How many order files of ``seat`` the engine kept for ``turn``."""
-        if seat is None:
-            return 0
-        return len(list(folder.orders_dir(turn).glob(f"{names[seat]}.seq*.txt")))
-
-    def _claimed_header(self, text: str, source: str) -> Any:
-        from pbem.orders import parse, unseal
-
-        try:
-            return parse(unseal(text, self.identity, source), source).header
-        except PbemError:
-            return None
-
-    def _claimed_seat(self, save: Save, text: str, source: str) -> int | None:
-        header = self._claimed_header(text, source)
-        return None if header is None else save.seat_of(header.player)
-
-    def _claimed_turn(self, text: str, source: str) -> int:
-        header = self._claimed_header(text, source)
-        return 10**9 if header is None else int(header.turn)
 
     def _answer(
         self,

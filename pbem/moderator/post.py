@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # smtplib, ssl and email load only when mail is sent
 PLAYERS_DIR = "players"
 INBOX_DIR = "inbox"
 MAIL_FOLDER = "_mail"
+NOTICES_DIR = "notices"
 """The inbox sub-folder the judge drops mailed order blocks into."""
 
 
