@@ -104,7 +104,11 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
             if spaces is None:
                 spaces = boardings(key)
             can_move = moves < 1 or (psi >= 1 and not (limit and moves > limit))
-            options = _open(where, spaces.get(where, ()), can_move, stormed)
+            moons = spaces.get(where)
+            if moons is None:  # no satellite to board: _open's answer by the space alone
+                options = _unboardable(where)[can_move][stormed]
+            else:
+                options = _open(where, moons, can_move, stormed)
         pick = randbelow(len(options) + 1)
         if pick == len(options):
             break
@@ -174,6 +178,18 @@ def _open(where: str, moons: tuple[str, ...], can_move: bool, stormed: bool) -> 
     Few values (the board's spaces and the satellites that can border each)."""
     steps = _moves(where) + _boardings(moons) if can_move else ()
     return steps if stormed else steps + _STORM
+
+
+@cache
+def _unboardable(where: str) -> tuple[tuple[tuple[Choice, ...], ...], ...]:
+    """:func:`_open` of ``where`` with no satellite to board, for each (can_move, stormed),
+    indexed ``[can_move][stormed]``: most steps of the random bot are off every satellite's
+    segment, and this answer is found by the space's name alone (its hash kept by the str),
+    not by a key of four values made and hashed for every step.  One entry per space (a
+    name not on the board raises KeyError in :func:`_moves` and is not kept)."""
+    return tuple(
+        tuple(_open(where, (), can_move, stormed) for stormed in (False, True)) for can_move in (False, True)
+    )
 
 
 @cache

@@ -35,7 +35,7 @@ from pbem.game import (
 )
 
 from . import board
-from .turns import Turn, start_turn, step_problem, step_text
+from .turns import Turn, step_problem, step_text
 
 _SPACE_KEYS = {name.replace("-", ""): name for name in board.SPACE_NAMES}
 _RING_LETTERS = {letter for letter, *_ in board.RINGS}
@@ -273,11 +273,15 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
             ]
         )
     errors: list[OrderError] = []
-    turn = start_turn(seat, public["where"][seat], public["psi"][seat], public["options"])
+    options = public["options"]
+    # start_turn's Turn, made here (no call in between: a plan is checked for every seat, every step).
+    turn = Turn(
+        seat, public["where"][seat], public["psi"][seat], 0, False, int(options.get("max-extra-moves", 0))
+    )
     steps: list[list[str]] = []
     # Where a move could be wasted (True) or found impossible (False): the turn's parts then.
     waste_points: list[tuple[str, int, int, bool, bool]] = []
-    push = public["options"].get("ride", "stay") == "push"
+    push = options.get("ride", "stay") == "push"
     fallback: list[list[str]] | None = None
     fallback_line: OrderLine | None = None
     spend_cap: tuple[OrderLine, int] | None = None

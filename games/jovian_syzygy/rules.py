@@ -253,7 +253,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         where[seat], psi[seat] = turn.where, turn.psi
     # Kept in name order, as a save read back has them (the same keys: nothing to do).
     if spaces and storms.keys() != state["storms"].keys():
-        storms = {space: storms[space] for space in sorted(storms)}  # names are unique
+        storms = dict(sorted(storms.items()))  # names are unique: sorted by name alone
     new = {**state, "options": opts, "sats": sats, "where": where, "psi": psi, "storms": storms}
     if seats[-1] != order[-1]:
         new["step"] = step + 1

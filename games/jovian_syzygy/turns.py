@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Any
 
 from pbem.rng import Rng
@@ -15,8 +16,11 @@ from pbem.rng import Rng
 from . import board
 
 
+@lru_cache(maxsize=64)
 def player(seat: int) -> str:
-    """How reports name a seat ("Player N", 1-based; the engine puts names in)."""
+    """How reports name a seat ("Player N", 1-based; the engine puts names in).  Remembered
+    by seat (a few values; a str is immutable): every turn, award and round names seats, and
+    the lookup costs less than the call that formats it."""
     return f"Player {seat + 1}"
 
 
@@ -61,7 +65,7 @@ def step_problem(step: list[str], turn: Turn, sats: list[int]) -> str | None:
             seg = sats[_MOON_AT[where]]
             if target not in board.spaces_by_segment(where, seg):
                 return f"{target} does not border {where.capitalize()}'s segment"
-        elif target not in board.adjacency()[where]:
+        elif target not in _neighbours(where):
             return f"{target} is not next to {where}"
         return None
     if kind == "board":
@@ -85,6 +89,15 @@ def step_problem(step: list[str], turn: Turn, sats: list[int]) -> str | None:
             return "only one cosmic storm per turn"
         return None
     return f"unknown step {kind}"
+
+
+@cache
+def _neighbours(space: str) -> frozenset[str]:
+    """The spaces next to ``space`` (:func:`.board.adjacency`) as a set: a move's check asks
+    whether its target is one, and a set answers by the name's hash where the tuple compares
+    name after name.  The same members as the adjacency (a test compares them); one entry per
+    space of the board (an unknown name raises KeyError and is not kept)."""
+    return frozenset(board.adjacency()[space])
 
 
 def step_text(step: list[str]) -> str:

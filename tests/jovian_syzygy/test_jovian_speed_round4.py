@@ -1,0 +1,80 @@
+"""Issue 13, a fourth round: each shortcut gives exactly what the plain way gives (the plain way
+kept here, or taken from the definition the shortcut is derived from)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jov_helpers import lines_of, make_state
+
+from pbem.game import OrderErrors
+from pbem_games.jovian_syzygy import GAME, board, bots, turns
+
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "60"))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(-(10**6), 10**6))
+def test_a_seats_name_is_what_it_was(seat: int) -> None:
+    assert turns.player(seat) == f"Player {seat + 1}"
+
+
+def test_seat_names_are_remembered_in_bounded_memory() -> None:
+    for seat in range(1000):
+        turns.player(seat)
+    info = turns.player.cache_info()
+    assert info.maxsize == 64 and info.currsize <= 64
+
+
+def test_a_spaces_neighbours_are_its_adjacency() -> None:
+    adjacency = board.adjacency()
+    for space in board.SPACE_NAMES:
+        assert turns._neighbours(space) == set(adjacency[space])
+        assert len(turns._neighbours(space)) == len(adjacency[space])  # no name twice
+    with pytest.raises(KeyError):
+        turns._neighbours("not a space")
+    assert turns._neighbours.cache_info().currsize <= len(board.SPACE_NAMES)
+
+
+def test_the_unboardable_choices_are_the_open_choices() -> None:
+    for space in board.SPACE_NAMES:
+        table = bots._unboardable(space)
+        for can_move in (False, True):
+            for stormed in (False, True):
+                assert table[can_move][stormed] == bots._open(space, (), can_move, stormed)
+    with pytest.raises(KeyError):
+        bots._unboardable("not a space")
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.sampled_from(board.SPACE_NAMES),
+    st.integers(0, 4),
+    st.integers(0, 2),
+    st.lists(
+        st.sampled_from(["move D-3", "move A-1", "storm", "board io", "spend 1", "if wasted: stop"]),
+        max_size=4,
+    ),
+)
+def test_a_plans_verdict_depends_on_the_extra_move_limit_as_start_turn_reads_it(
+    where: str, psi: int, limit: int, texts: list[str]
+) -> None:
+    """validate makes start_turn's Turn itself: the same limit (the option read as an int)."""
+    state = make_state([where, "NE"], psi=[psi, 3], **{"max-extra-moves": limit})
+    v = GAME.observe(state, 0)
+    made = turns.start_turn(0, where, psi, v.public["options"])
+    assert made.extra_limit == limit
+    as_text = dict(v.public["options"], **{"max-extra-moves": str(limit)})  # int() of a string
+    assert turns.start_turn(0, where, psi, as_text).extra_limit == limit
+    other = GAME.observe({**state, "options": as_text}, 0)
+
+    def verdict(view: object) -> object:
+        try:
+            return GAME.validate(view, lines_of(*texts))  # type: ignore[arg-type]
+        except OrderErrors as errors:
+            return [str(e) for e in errors.errors]
+
+    assert verdict(v) == verdict(other)
