@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from jov_helpers import lines_of, make_state
 
 from pbem.game import OrderErrors
+from pbem.rng import Rng
 from pbem_games.jovian_syzygy import GAME, board, bots, turns
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "60"))
@@ -78,3 +79,27 @@ def test_a_plans_verdict_depends_on_the_extra_move_limit_as_start_turn_reads_it(
             return [str(e) for e in errors.errors]
 
     assert verdict(v) == verdict(other)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.sampled_from([*board.SPACE_NAMES, *board.MOONS]),
+    st.integers(0, 4),
+    st.tuples(st.integers(0, 2), st.integers(0, 5), st.integers(0, 11), st.integers(0, 27)),
+    st.integers(0, 2),
+    st.binary(min_size=1, max_size=8),
+)
+def test_every_fallback_the_random_bot_writes_could_be_used(
+    where: str, psi: int, sats: tuple[int, ...], limit: int, seed: bytes
+) -> None:
+    """The bot no longer asks fallback_problem before writing 'if wasted': its fallback is a
+    step allowed after the very move it picked was wasted, so the checker accepts every plan
+    (a refused fallback would raise here) and the fallback is usable after some move."""
+    state = make_state([where, "NE"], sats=sats, psi=[psi, 3], **{"max-extra-moves": limit})
+    v = GAME.observe(state, 0)
+    for n in range(6):
+        texts = bots.random_bot(GAME, v, Rng(seed + bytes([n])))
+        plan = GAME.validate(v, lines_of(*texts))
+        if plan["fallback"] is not None:
+            assert texts[-1].startswith("if wasted: try ")
+            assert len(plan["fallback"]) == 1
