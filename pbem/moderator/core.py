@@ -58,6 +58,7 @@ from pbem.mail.extract import AGE_BINARY_MAGIC
 from pbem.moderator.advancing import Advancing
 from pbem.moderator.config import CONFIG_NAME, GameConfig, RootConfig
 from pbem.moderator.durable import (
+    Group,
     active_group,
     arm_engine_writes,
     barrier,
@@ -73,7 +74,7 @@ from pbem.moderator.durable import (
 from pbem.moderator.journal import added
 from pbem.moderator.lock import local_state_dir
 from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
-from pbem.moderator.pipeline import ending, run_serial
+from pbem.moderator.pipeline import Begun, Prepared, ending, guarded, run_serial
 from pbem.moderator.plan import iso
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, NOTICES_DIR, PLAYERS_DIR, Outbox, Post
 from pbem.moderator.quarantine import (
@@ -225,23 +226,53 @@ class Moderator(Advancing, Retries):
     def work(self, game_dir: Path, now: int) -> GameResult:
         """Handle one game under its lock (``skipped="locked"`` if another holds it); never
         raises for a game's problems."""
+        begun = self.begin(game_dir, now, batched=False)
+        return begun if isinstance(begun, GameResult) else self.complete(begun)
+
+    def begin(self, game_dir: Path, now: int, batched: bool = True) -> GameResult | Begun:
+        """The first part of a game's work: take its lock and go as far as the intent record
+        (see the module's docstring); a result instead when the game is locked or failed.
+        ``batched``: the intent is written, not synced: the caller makes one barrier for the
+        intents of several games before it calls :meth:`complete` for each
+        (:mod:`pbem.moderator.pipeline`); else it is synced here.  Never raises for a game's
+        problems."""
         name = game_dir.name
         # The game's own lock (in its folder), held for the whole game: the engine's writes
         # below take it again through the same GameFolder.
         folder = GameFolder(game_dir, home=self.home)
-        held = contextlib.ExitStack()  # the lock; handed to the game's end when it is put off
+        held = contextlib.ExitStack()  # the lock, until the game's end (which may be put off)
         try:
             with held:
                 if not held.enter_context(folder.lock.hold(0)):
                     return GameResult(name, skipped="locked")
-                try:
-                    return self._process_locked(folder, now, held)
-                except PbemError as exc:
-                    return GameResult(name, error=str(exc))
-                except Exception as exc:  # a bug or a broken disk in one game must not stop the others
-                    return GameResult(name, error=f"{type(exc).__name__}: {exc}")
+                group = Group()
+                with grouped(group):
+                    prepared = guarded(name, lambda: self._prepare(folder, now, not batched))
+                if isinstance(prepared, GameResult):
+                    return prepared
+                return Begun(prepared, group, held.pop_all())
         except PbemError as exc:  # the folder cannot hold its lock file
             return GameResult(name, error=str(exc))
+
+    def complete(self, begun: Begun) -> GameResult:
+        """The rest of a begun game's work, its intent durable (see :meth:`begin`).  In a
+        serial pass (``self.late`` set) the game's end waits, under its lock, for the next
+        barrier (:func:`pbem.moderator.durable.defer`).  Never raises for a game's problems."""
+        with begun.held as held, grouped(begun.group):
+            self._ending = None
+            result = guarded(begun.prepared.folder.path.name, lambda: self._complete(begun.prepared))
+            if self._ending is not None and self.late is not None:
+                game_dir, record = self._ending
+                write = None if record is None else lambda: save_record(game_dir, record, durable=False)
+                defer(ending(result.game, write, held, self.late))
+            return result
+
+    @staticmethod
+    def drop(begun: Begun, error: str) -> GameResult:
+        """Give up a begun game whose intent could not be made durable: its lock let go,
+        nothing more written (the next pass finds the intent, as after a kill there)."""
+        begun.held.close()
+        return GameResult(begun.prepared.folder.path.name, error=error)
 
     def note(self, result: GameResult, sig: list[int]) -> None:
         """Record in the index what a look at a game found (not for a game found locked)."""
@@ -257,21 +288,9 @@ class Moderator(Advancing, Retries):
         return any(mtime > horizon for mtime in sig[0::3])
 
     # ---- one game ----------------------------------------------------------------------------
-    def _process_locked(self, folder: GameFolder, now: int, held: contextlib.ExitStack) -> GameResult:
-        """One game's work in a pass, its writes grouped: the record's durable writes and the
-        end of the game's work are the only sync points (see the module's docstring).  In a
-        serial pass (``self.late`` set) the end waits, under the lock, for the next barrier
-        (:func:`pbem.moderator.durable.defer`; :mod:`pbem.moderator.pipeline`)."""
-        self._ending = None
-        with grouped():
-            result = self._process_grouped(folder, now)
-            if self._ending is not None and self.late is not None:
-                game_dir, record = self._ending
-                write = None if record is None else lambda: save_record(game_dir, record, durable=False)
-                defer(ending(result.game, write, held, self.late))
-            return result
-
-    def _process_grouped(self, folder: GameFolder, now: int) -> GameResult:
+    def _prepare(self, folder: GameFolder, now: int, durable: bool = True) -> Prepared:
+        """A game's work up to its intent record (written, synced unless ``durable`` is
+        False): reading, repairs, a killed pass's intent finished, reports handed out."""
         game_dir = folder.path
         self._removing = []
         sweep_tree(game_dir, skip=(INBOX_DIR,))
@@ -304,7 +323,18 @@ class Moderator(Advancing, Retries):
                 taking_turn=save.turn,
                 advancing=self._would_advance(record, save, now, config.timing),
             )
-            self._save(game_dir, record)
+            self._save(game_dir, record, durable=durable)
+        resumed = (resume, resume_turn)
+        return Prepared(
+            folder, now, save, config, post, record, before, files, ids, settling, resumed, self._on_disk
+        )
+
+    def _complete(self, prepared: Prepared) -> GameResult:
+        """A game's work after its intent: the inbox files, the advances, the end."""
+        folder, now, save, config, post, record, before, files, ids, settling, resumed, on_disk = prepared
+        resume, resume_turn = resumed
+        game_dir = folder.path
+        self._on_disk, self._removing = on_disk, []
         kinds: list[str] = []
         advanced = 0
         # The last file of the pass may resolve the turn it completes in the same save write,
@@ -353,7 +383,7 @@ class Moderator(Advancing, Retries):
         # answer, report link and notice it claims is made durable first (one barrier); the
         # record itself need not be (lost, the intent written before it is finished again),
         # nor the inbox removals after it (lost, the record names the files as handled).
-        # In a serial pass that barrier is the next game's (see _process_locked).
+        # In a serial pass that barrier is the next game's (see complete).
         if self.late is None:
             barrier()
         # The files answered but not yet removed stay named as handled (a new turn's clock
@@ -537,7 +567,7 @@ class Moderator(Advancing, Retries):
         """File or refuse one inbox entry, answer its sender, and take it out of the inbox:
         a refused file is kept in the quarantine.  ``retry``: a killed pass may have had the
         engine file it (see :meth:`_resume_taking`).  The record is not written here: the
-        entry is in the record's ``taking`` (see :meth:`_process_locked`); ``taken_in``: the
+        entry is in the record's ``taking`` (see :meth:`begin`); ``taken_in``: the
         turn the stopped pass took it in (a retried entry answered in a turn since resolved is
         only removed: see :meth:`_answered`).  ``advance``: a
         file that completes the turn resolves it in the same engine write (the record's

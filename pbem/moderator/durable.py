@@ -136,13 +136,14 @@ _group: Group | None = None
 
 
 @contextlib.contextmanager
-def grouped() -> Iterator[Group]:
+def grouped(group: Group | None = None) -> Iterator[Group]:
     """Defer the syncs of :func:`write_once`, :func:`link_all` and ``remove(later=True)``
     inside the block to :func:`barrier` calls (the caller places them).  What the block
     leaves unsynced or unremoved when it raises stays so: every such write is one a restart
-    redoes (see :mod:`pbem.moderator.core`)."""
+    redoes (see :mod:`pbem.moderator.core`).  ``group``: go on with a group an earlier
+    block began (a game whose pass is done in two parts), else a new one."""
     global _group
-    outer, _group = _group, Group()
+    outer, _group = _group, group if group is not None else Group()
     try:
         yield _group
     finally:
@@ -295,42 +296,42 @@ def _end_waiting(failure: OSError | None) -> None:
         _end(group, end, failure)
 
 
-def barrier() -> bool:
+def barrier(also: Sequence[Group] = ()) -> bool:
     """Make everything the current group wrote so far durable, and everything the groups
-    waiting for a barrier wrote (see :func:`defer`), then end those; True if it synced
-    (nothing is synced outside a group with none waiting, or when nothing is pending).
-    Raises OSError for a disk error (the waiting groups are then ended with it)."""
-    group = _group
-    mine = group is not None and group.pending
-    if not mine and not _waiting:
+    ``also`` and the groups waiting for a barrier wrote (see :func:`defer`), then end the
+    waiting ones; True if it synced (nothing is synced when nothing is pending and none
+    waits).  Raises OSError for a disk error (the waiting groups are then ended with it)."""
+    groups = [g for g in (_group, *also) if g is not None and g.pending]
+    if not groups and not _waiting:
         return False
-    files: dict[str, None] = dict(group.files) if group is not None and mine else {}
-    folders: dict[str, None] = dict(group.folders) if group is not None and mine else {}
-    for other, _ in _waiting:
-        files.update(other.files)
-        folders.update(other.folders)
+    groups += [g for g, _ in _waiting]
+    files: dict[str, None] = {}
+    folders: dict[str, None] = {}
+    for group in groups:
+        files.update(group.files)
+        folders.update(group.folders)
     try:
         sync_paths(files, folders)
     except OSError as exc:
         _end_waiting(exc)
         raise
-    for other in [*(g for g, _ in _waiting), *([group] if group is not None and mine else [])]:
-        other.files.clear()
-        other.folders.clear()
-        other.barriers += 1
+    for group in groups:
+        group.files.clear()
+        group.folders.clear()
+        group.barriers += 1
     step("barrier")
     _end_waiting(None)
     return True
 
 
-def flush() -> bool:
-    """The barrier for the groups waiting to end, outside any group (the end of a pass, or
-    when too many wait); True if it synced.  Raises OSError for a disk error (the waiting
-    groups are then ended with it)."""
+def flush(also: Sequence[Group] = ()) -> bool:
+    """The barrier for ``also`` (groups of games whose next step waits for it) and the groups
+    waiting to end, outside any group (between games, or at the end of a pass); True if it
+    synced.  Raises OSError for a disk error (the waiting groups are then ended with it)."""
     global _group
     outer, _group = _group, None
     try:
-        return barrier()
+        return barrier(also)
     finally:
         _group = outer
 

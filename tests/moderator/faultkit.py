@@ -82,8 +82,14 @@ def script(
                 continue
             busy = True
             for name in awaited(game):
-                inbox = game / "inbox" / name
-                if name in SILENT.get(game.name, ()) or (inbox.is_dir() and any(inbox.iterdir())):
+                # A player sends orders for the turn their report shows, whatever the inbox
+                # still holds of an earlier turn (a file a killed pass answered stays there
+                # until the next pass removes it); the file is named by its turn, so a
+                # restarted round drops it only once.
+                if (
+                    name in SILENT.get(game.name, ())
+                    or (game / "inbox" / name / f"t{save.turn}.txt").exists()
+                ):
                     continue
                 if not (game / "reports" / f"turn-{save.turn:04d}" / f"{name}.txt").is_file():
                     continue  # a killed advance left it unwritten: the next pass writes it

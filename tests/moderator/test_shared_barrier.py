@@ -1,13 +1,14 @@
-"""A serial pass shares one barrier between a game's end and the next game's intent
-(pbem/moderator/pipeline.py, issue 13).
+"""A serial pass shares its barriers between games (pbem/moderator/pipeline.py, issue 13):
+one barrier syncs the intents of a batch of games and ends the batch before.
 
 What must hold for every game of such a pass, in the order the calls are made: the intent
 record is synced before the game's engine write; every answer and report link is synced
 before the end record that says it was given; no inbox file leaves before that record; the
 game's lock is held until its end record is written.  A barrier that fails ends the games
 waiting for it with the error: nothing is written for them, their files stay in the inbox,
-and the next pass answers each file once.  The code before the shared barrier made two
-``syncfs`` calls a game (and one for the pass); a pass over N games with files now makes N + 2.
+and the next pass answers each file once; a batch barrier that fails stops its games before
+their engine writes.  The code before the shared barriers made two ``syncfs`` calls a game
+(and one for the pass); a pass over N games now makes one a batch of eight, and two more.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def _indexes(events: list[Event], kind: str, game: str, test: Any = lambda name:
     ]
 
 
-def test_each_game_keeps_its_order_with_one_barrier_a_game(
+def test_each_game_keeps_its_order_with_one_barrier_a_batch(
     root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     games, moderator, _ = _games_with_orders(root, keys, clock)
@@ -104,9 +105,9 @@ def test_each_game_keeps_its_order_with_one_barrier_a_game(
     assert result.advanced == len(GAMES) and result.files == 2 * len(GAMES), result
     assert all(g.error is None for g in result.games), result
     syncs = [i for i, e in enumerate(events) if e[0] == "sync"]
-    # one barrier a game (its intent, which also ends the game before it), one that ends the
-    # last game, one for the pass: the code before made two a game and one for the pass
-    assert len(syncs) == len(GAMES) + 2, events
+    # one barrier for the batch's intents, one that ends the batch's games, one for the pass:
+    # the code before made two a game and one for the pass
+    assert len(syncs) == 3 < 2 * len(GAMES) + 1, events
     for game in GAMES:
         intent, end = _indexes(events, "rename", game, lambda w: w.endswith("moderator/record.json"))
         engine = min(_indexes(events, "rename", game, lambda w: "save.json" in w or "turn-0002/" in w))
@@ -127,31 +128,52 @@ def test_each_game_keeps_its_order_with_one_barrier_a_game(
             assert mine, "every lock is let go by the end of the pass"
 
 
+@pytest.mark.parametrize(
+    ("batch", "failing", "turns"),
+    [
+        (8, 1, {"g1": 1, "g2": 1, "g3": 1}),  # the batch's intents: no engine write follows
+        (8, 2, {"g1": 2, "g2": 2, "g3": 2}),  # the one that ends the batch: all resolved
+        (1, 2, {"g1": 2, "g2": 1, "g3": 2}),  # g2's intent barrier, which carries g1's end
+    ],
+)
 def test_a_failed_shared_barrier_is_the_error_of_every_game_it_carried(
-    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+    root: Path,
+    keys: dict[str, Identity],
+    clock: FixedClock,
+    monkeypatch: pytest.MonkeyPatch,
+    batch: int,
+    failing: int,
+    turns: dict[str, int],
 ) -> None:
-    """g2's intent barrier also carries g1's end: when it fails, g1 (already resolved) and g2
-    both get the error, nothing says g1's answers were given, both files stay, and the next
-    pass answers each file once."""
+    """A barrier that fails (EIO) is the error of every game it carried: a game whose intent
+    it carried stops before the engine writes; a game whose end it carried (already
+    resolved) writes nothing that says its answers were given.  Their files stay in the
+    inbox, games it did not carry are untouched by it, and the next pass answers each file
+    once."""
+    monkeypatch.setattr(pipeline, "BATCH", batch)
     games, moderator, names = _games_with_orders(root, keys, clock)
     calls: list[int] = []
 
-    def failing(fd: int) -> None:
+    def sync(fd: int) -> None:
         calls.append(fd)
-        if len(calls) == 2:
+        if len(calls) == failing:
             raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(durable, "_syncfs", [failing])
+    monkeypatch.setattr(durable, "_syncfs", [sync])
     result = moderator.run_pass()
     errors = {g.game: g.error for g in result.games}
-    assert errors["g1"] is not None and "Input/output error" in errors["g1"], errors
-    assert errors["g2"] is not None and "Input/output error" in errors["g2"], errors
-    assert errors["g3"] is None, errors
-    g1, g2, g3 = games
-    assert read(g1).turn == 2, "g1 resolved before the failed barrier"
-    for game in (g1, g2):
-        assert sorted(p.name for p in (game / "inbox" / names[game]).iterdir()) == ["junk.txt", "orders.txt"]
-    assert not list((g3 / "inbox" / names[g3]).iterdir()), "g3 ended after a barrier of its own"
+    carried = {"g1", "g2", "g3"} if batch == 8 else {"g1", "g2"}
+    for game in games:
+        error = errors[game.name]
+        if game.name in carried:
+            assert error is not None and "Input/output error" in error, errors
+            assert sorted(p.name for p in (game / "inbox" / names[game]).iterdir()) == [
+                "junk.txt",
+                "orders.txt",
+            ]
+        else:
+            assert error is None and not list((game / "inbox" / names[game]).iterdir()), errors
+        assert read(game).turn == turns[game.name], game.name
     monkeypatch.setattr(durable, "_syncfs", [lambda fd: None])
     again = moderator.run_pass(force=True)
     assert all(g.error is None for g in again.games), again
@@ -166,25 +188,35 @@ def test_a_failed_shared_barrier_is_the_error_of_every_game_it_carried(
 def test_waiting_games_are_bounded(
     root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Games whose pass syncs nothing of its own (here: reports handed out) still end within
-    MAX_WAITING games: never more locks held at once."""
+    """Games wait in batches of BATCH for their intents, and at most MAX_WAITING of them for
+    their ends: never more locks held at once; every game still ends, in order."""
     monkeypatch.setattr(pipeline, "MAX_WAITING", 2)
-    peak = [0]
-    real_defer = durable.defer
+    monkeypatch.setattr(pipeline, "BATCH", 2)
+    peak = {"ends": 0, "locks": 0}
+    real_defer, real_begin = durable.defer, Moderator.begin
 
     def defer(end: durable.End) -> None:
         real_defer(end)
-        peak[0] = max(peak[0], durable.waiting())
+        peak["ends"] = max(peak["ends"], durable.waiting())
+
+    def begin(self: Moderator, game_dir: Path, now: int, batched: bool = True) -> Any:
+        locked = 0
+        for other in GAMES:  # who holds a lock when a game begins
+            with FolderLock(root / other).hold(0) as mine:
+                locked += not mine
+        peak["locks"] = max(peak["locks"], locked)
+        return real_begin(self, game_dir, now, batched)
 
     monkeypatch.setattr("pbem.moderator.core.defer", defer)
-    for name in ("a1", "a2", "a3", "a4", "a5"):
-        new_game(root, keys, name, home=root.parent / "create-home")
-    result = Moderator(root, keys["moderator"], clock=clock, settle=0).run_pass()
-    assert all(g.error is None for g in result.games), result
-    assert 1 <= peak[0] <= 2 and durable.waiting() == 0, peak
-    for name in ("a1", "a2", "a3", "a4", "a5"):
-        assert (root / name / "players" / "alice" / "report-turn-0001.txt").is_file()
-        assert (root / name / "moderator" / "record.json").is_file(), "each game's end record written"
+    monkeypatch.setattr(Moderator, "begin", begin)
+    games, moderator, _ = _games_with_orders(root, keys, clock)
+    peak.update(ends=0, locks=0)
+    result = moderator.run_pass()
+    assert all(g.error is None for g in result.games) and result.advanced == len(GAMES), result
+    assert 1 <= peak["ends"] <= 2 and durable.waiting() == 0, peak
+    assert 1 <= peak["locks"] <= 2, peak
+    for game in games:
+        assert read(game).turn == 2 and not any((game / "inbox").rglob("*.txt"))
 
 
 def test_a_waiting_group_ends_once_after_a_barrier_that_synced_its_files(
