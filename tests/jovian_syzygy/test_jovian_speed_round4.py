@@ -103,3 +103,41 @@ def test_every_fallback_the_random_bot_writes_could_be_used(
         if plan["fallback"] is not None:
             assert texts[-1].startswith("if wasted: try ")
             assert len(plan["fallback"]) == 1
+
+
+_steps = st.one_of(
+    st.tuples(st.just("move"), st.sampled_from(board.SPACE_NAMES)).map(list),
+    st.tuples(st.just("board"), st.sampled_from(board.MOONS)).map(list),
+    st.just(["storm"]),
+    st.just(["ride"]),
+)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.lists(st.sampled_from([*board.SPACE_NAMES, *board.MOONS]), min_size=4, max_size=4),
+    st.lists(st.integers(0, 3), min_size=4, max_size=4),
+    st.lists(st.lists(_steps, max_size=4), min_size=4, max_size=4),
+    st.integers(0, 2),
+    st.binary(min_size=1, max_size=4),
+)
+def test_resolve_plays_each_seat_from_a_fresh_start(
+    where: list[str], psi: list[int], plans: list[list[list[str]]], limit: int, seed: bytes
+) -> None:
+    """resolve sets one Turn to each seat's start: every seat plays as from a Turn made for it
+    (places, Psi before the awards, and every turn's lines), whatever the seat before did."""
+    state = make_state(where, psi=psi, storms={"D-3": 1, "A-1": 2}, **{"max-extra-moves": limit})
+    orders = {seat: {"steps": plans[seat], "fallback": [["storm"]]} for seat in range(4)}
+    got = GAME.resolve(state, orders, Rng(seed))
+    sats, places, left, storms = list(state["sats"]), list(where), list(psi), dict(state["storms"])
+    rng, lines = Rng(seed), [f"Round 1: {turns.player(0)} goes first."]
+    for seat in range(4):
+        turn = turns.Turn(seat, places[seat], left[seat], 0, False, limit)
+        lines += turns.play_turn(turn, orders[seat], sats, storms, rng, False) or [
+            f"{turns.player(seat)} does nothing."
+        ]
+        places[seat], left[seat] = turn.where, turn.psi
+    assert [e.text for e in got.events[: len(lines)]] == lines
+    assert got.state["where"] == places
+    gained = [0 if a is None else a["psi"] for a in got.state["awards"]]
+    assert [p - g for p, g in zip(got.state["psi"], gained, strict=True)] == left
