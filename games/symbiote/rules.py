@@ -26,7 +26,6 @@ State (JSON only; lists of cards are multisets, the top of a pile is its last el
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import attrgetter
 from typing import Any
 
 from pbem.game import Event, Resolution
@@ -162,7 +161,6 @@ _SAID: dict[tuple[Any, ...], Event] = {}
 _TOLD: dict[tuple[int, str], Event] = {}
 """Private events of one drawn card by (seat, card): at most 4 x 52.  Draws of several cards
 rarely repeat (thousands of orders), so their events are made each time."""
-_TEXT = attrgetter("text")
 
 
 def _said(key: tuple[Any, ...], text: str) -> Event:
@@ -223,15 +221,25 @@ def _discarded(key: tuple[str, int, str, str | None]) -> tuple[Event, bool, bool
     return found
 
 
-def discard_card(state: State, seat: int, card: str, events: list[Event], how: str = "discards") -> None:
+def discard_card(
+    state: State,
+    seat: int,
+    card: str,
+    events: list[Event],
+    how: str = "discards",
+    texts: list[str] | None = None,
+) -> None:
     """Put ``card`` (already out of the hand) on the discard pile, or aside if it is a ten,
     and move the marker when the rules say so: a card matching the one below in suit or rank
     moves it (cards.moves_marker), a ten also when it matches nothing unless the option
-    tens-always-move is off (as :func:`marker_target` says for forms and bots)."""
+    tens-always-move is off (as :func:`marker_target` says for forms and bots).  Its events
+    are public: with ``texts``, their texts are appended there too (resolve's "last")."""
     pile = state["discard"]
     key = (how, seat, card, pile[-1] if pile else None)
     said, ten, matches = _DISCARDS.get(key) or _discarded(key)
     events.append(said)
+    if texts is not None:
+        texts.append(said.text)
     if ten:
         state["aside"] = [*state["aside"], card]
         if not matches and not state["opt"]["tens-always-move"]:
@@ -242,7 +250,10 @@ def discard_card(state: State, seat: int, card: str, events: list[Event], how: s
             return
     target = state["host"] = (state["host"] + STEPS[card]) % state["n"]
     state["parasite"] = ten
-    events.append(_moved(card, target))
+    moved = _moved(card, target)
+    events.append(moved)
+    if texts is not None:
+        texts.append(moved.text)
 
 
 # ---------------------------------------------------------------------------- turns
@@ -385,9 +396,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
             hand.remove(card)
         except ValueError:
             raise ValueError(f"discard {card} not in hand") from None
-        start = len(events)
-        discard_card(s, seat, card, events)  # its events are public
-        texts += map(_TEXT, events[start:])
+        discard_card(s, seat, card, events, "discards", texts)
     elif hand:
         said = _KEEPS[seat] if seat < 4 else Event(f"{who(seat)} keeps the card taken and discards nothing.")
         events.append(said)
@@ -404,12 +413,14 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
         start_turn(s, rng, events)  # the end, or the parasite's random discards
         texts += [e.text for e in events[start:] if e.to is None]
     else:
-        said = draw_up(deck, nxt, after, hand_target(host == after, s["parasite"]), events)
-        if said is not None:
-            texts.append(said.text)
-        if not deck:
-            events.append(_PILE_EMPTY)
-            texts.append(_PILE_EMPTY.text)
+        target = hand_target(host == after, s["parasite"])
+        if len(nxt) < target:  # else draw_up draws nothing: a call saved at most steps
+            said = draw_up(deck, nxt, after, target, events)
+            if said is not None:
+                texts.append(said.text)
+            if not deck:  # (the pile only runs out by this draw)
+                events.append(_PILE_EMPTY)
+                texts.append(_PILE_EMPTY.text)
     s["last"] = texts
     return Resolution(s, tuple(events))
 
