@@ -27,7 +27,6 @@ once (as after a kill at that point).  The games' work stays in the order of the
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -179,6 +178,10 @@ class _Serial:
         self.batch_since = 0.0
         self.ends_since: float | None = None
 
+    def clock(self) -> float:
+        """Seconds, from the moderator's own clock of real time (``real_ns``, passed in)."""
+        return self.moderator.real_ns() / 1e9
+
     def begin(self, game: Path, now: int, sig: list[int]) -> None:
         """Begin a game and add it to the batch.  A game with no inbox files taken has no
         intent to wait for, but waits too: the games' work stays in the order of the pass
@@ -189,7 +192,7 @@ class _Serial:
             self.looked[-1][0] = begun
             return
         if not self.batch:
-            self.batch_since = time.monotonic()
+            self.batch_since = self.clock()
         self.batch.append((len(self.looked) - 1, begun))
 
     def complete(self, begun: Begun) -> GameResult:
@@ -198,7 +201,7 @@ class _Serial:
         if durable.waiting() == 0:
             self.ends_since = None
         elif self.ends_since is None or durable.ended_rounds() != rounds:  # the oldest is this one
-            self.ends_since = time.monotonic()
+            self.ends_since = self.clock()
         return result
 
     def complete_batch(self) -> None:
@@ -220,12 +223,11 @@ class _Serial:
     def bound(self) -> None:
         """Keep locks from piling up: the batch goes on when it is full or its first game
         waited too long; the put-off ends get a barrier of their own likewise."""
-        clock = time.monotonic()
-        if len(self.batch) >= BATCH or (self.batch and clock - self.batch_since > MAX_WAIT_SECONDS):
+        if len(self.batch) >= BATCH or (self.batch and self.clock() - self.batch_since > MAX_WAIT_SECONDS):
             self.complete_batch()
         waiting = durable.waiting()
         if waiting >= MAX_WAITING or (
-            waiting and self.ends_since is not None and time.monotonic() - self.ends_since > MAX_WAIT_SECONDS
+            waiting and self.ends_since is not None and self.clock() - self.ends_since > MAX_WAIT_SECONDS
         ):
             _flush()
             self.ends_since = None
