@@ -7,12 +7,15 @@ from typing import Any
 from pbem.game import View
 from pbem.rng import Rng
 
-from .cards import RANK, SORT_KEY, best_sets, count, legal_sets, set_value
+from .cards import DECK, RANK, SORT_KEY, best_sets, count, legal_sets, set_value
 from .forms import below_after
 from .orders import discard_choices, set_line, situation
 from .rules import marker_target
 
 _ORDER = SORT_KEY.__getitem__
+_DISCARD_LINE = {card: "discard " + card for card in DECK}
+"""Each card's discard line, made once: the same string object every time, so it is not
+built again at every step and its hash is kept for validate's cache of read lines."""
 
 
 def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
@@ -61,7 +64,7 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
     if action == "draw" and not choices:
         return ["draw"]
     if choices:
-        lines.append("discard " + choices[randbelow(len(choices))])
+        lines.append(_DISCARD_LINE[choices[randbelow(len(choices))]])
     return lines
 
 
@@ -139,7 +142,7 @@ def greedy_bot(game: Any, view: View, rng: Rng) -> list[str]:
             host, parasite = target, RANK[card] == 10
         return (_marker_value(view, host, parasite, leader) - _keep_value(card, hand), -RANK[card])
 
-    lines.append(f"discard {max(choices, key=worth)}")
+    lines.append(_DISCARD_LINE[max(choices, key=worth)])
     return lines
 
 
