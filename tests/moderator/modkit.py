@@ -7,6 +7,9 @@ import os
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from pbem.engine import GameFolder
 from pbem.keys import Identity
@@ -112,3 +115,44 @@ def snapshot(game_dir: Path) -> dict[str, object]:
     """What must not change when a file is refused: the save and the accepted orders."""
     orders = sorted(str(p.relative_to(game_dir)) for p in (game_dir / "orders").rglob("*") if p.is_file())
     return {"save": (game_dir / "save.json").read_bytes(), "orders": orders}
+
+
+Event = tuple[str, str]
+
+
+def watch_writes(
+    monkeypatch: pytest.MonkeyPatch,
+    label: Callable[[Path], str] = lambda path: "",
+    on_rename: Callable[[Path], None] | None = None,
+) -> list[Event]:
+    """Log, in the order they are made, renames (by the target's folder and name), links,
+    inbox removals (by name) and ``syncfs`` barriers (``durable`` made to use it); each name
+    after ``label(path)`` (a game's name and a colon, say).  ``on_rename`` sees each rename
+    after it is made."""
+    from pbem.moderator import durable
+
+    events: list[Event] = []
+    real_replace, real_link, real_unlink = os.replace, os.link, os.unlink
+
+    def replace(src: Any, dst: Any, **kwargs: Any) -> None:
+        real_replace(src, dst, **kwargs)
+        path = Path(dst)
+        events.append(("rename", f"{label(path)}{path.parent.name}/{path.name}"))
+        if on_rename is not None:
+            on_rename(path)
+
+    def link(src: Any, dst: Any, **kwargs: Any) -> None:
+        real_link(src, dst, **kwargs)
+        events.append(("link", f"{label(Path(dst))}{Path(dst).name}"))
+
+    def unlink(path: Any, **kwargs: Any) -> None:
+        real_unlink(path, **kwargs)
+        if "inbox" in Path(path).parts:
+            events.append(("remove", f"{label(Path(path))}{Path(path).name}"))
+
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(os, "link", link)
+    monkeypatch.setattr(os, "unlink", unlink)
+    monkeypatch.setattr(durable, "_syncfs", [lambda fd: events.append(("sync", ""))])
+    monkeypatch.setattr(durable, "USE_SYNCFS", True)
+    return events

@@ -30,36 +30,8 @@ from pbem.moderator.core import Moderator
 from pbem.timing import FixedClock
 
 from .faultkit import load_keys, outcome, prepare, script
-from .modkit import awaited, drop, new_game, order_block, read
-
-Event = tuple[str, str]
-
-
-def _watch(monkeypatch: pytest.MonkeyPatch) -> list[Event]:
-    """Log renames (by the target's folder and name), links, inbox removals and syncs."""
-    events: list[Event] = []
-    real_replace, real_link, real_unlink = os.replace, os.link, os.unlink
-
-    def replace(src: Any, dst: Any, **kwargs: Any) -> None:
-        real_replace(src, dst, **kwargs)
-        path = Path(dst)
-        events.append(("rename", f"{path.parent.name}/{path.name}"))
-
-    def link(src: Any, dst: Any, **kwargs: Any) -> None:
-        real_link(src, dst, **kwargs)
-        events.append(("link", Path(dst).name))
-
-    def unlink(path: Any, **kwargs: Any) -> None:
-        real_unlink(path, **kwargs)
-        if "inbox" in Path(path).parts:
-            events.append(("remove", Path(path).name))
-
-    monkeypatch.setattr(os, "replace", replace)
-    monkeypatch.setattr(os, "link", link)
-    monkeypatch.setattr(os, "unlink", unlink)
-    monkeypatch.setattr(durable, "_syncfs", [lambda fd: events.append(("sync", ""))])
-    monkeypatch.setattr(durable, "USE_SYNCFS", True)
-    return events
+from .modkit import Event, awaited, drop, new_game, order_block, read
+from .modkit import watch_writes as _watch
 
 
 def _first(events: list[Event], test: Callable[[Event], bool], start: int = 0) -> int:

@@ -25,9 +25,8 @@ from pbem.moderator import durable, pipeline
 from pbem.moderator.core import Moderator
 from pbem.timing import FixedClock
 
-from .modkit import awaited, drop, new_game, order_block, read
+from .modkit import Event, awaited, drop, new_game, order_block, read, watch_writes
 
-Event = tuple[str, str]
 GAMES = ("g1", "g2", "g3")
 
 
@@ -50,34 +49,9 @@ def _games_with_orders(
 
 def _watch(monkeypatch: pytest.MonkeyPatch, on_rename: Any = None) -> list[Event]:
     """Log renames, links and inbox removals (each with its game's folder name), and syncs."""
-    events: list[Event] = []
-    real_replace, real_link, real_unlink = os.replace, os.link, os.unlink
-
-    def game_of(path: Path) -> str:
-        return next((part for part in path.parts if part in GAMES), "?")
-
-    def replace(src: Any, dst: Any, **kwargs: Any) -> None:
-        real_replace(src, dst, **kwargs)
-        path = Path(dst)
-        events.append(("rename", f"{game_of(path)}:{path.parent.name}/{path.name}"))
-        if on_rename is not None:
-            on_rename(path)
-
-    def link(src: Any, dst: Any, **kwargs: Any) -> None:
-        real_link(src, dst, **kwargs)
-        events.append(("link", f"{game_of(Path(dst))}:{Path(dst).name}"))
-
-    def unlink(path: Any, **kwargs: Any) -> None:
-        real_unlink(path, **kwargs)
-        if "inbox" in Path(path).parts:
-            events.append(("remove", f"{game_of(Path(path))}:{Path(path).name}"))
-
-    monkeypatch.setattr(os, "replace", replace)
-    monkeypatch.setattr(os, "link", link)
-    monkeypatch.setattr(os, "unlink", unlink)
-    monkeypatch.setattr(durable, "_syncfs", [lambda fd: events.append(("sync", ""))])
-    monkeypatch.setattr(durable, "USE_SYNCFS", True)
-    return events
+    return watch_writes(
+        monkeypatch, lambda path: next((p for p in path.parts if p in GAMES), "?") + ":", on_rename
+    )
 
 
 def _indexes(events: list[Event], kind: str, game: str, test: Any = lambda name: True) -> list[int]:
