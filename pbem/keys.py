@@ -352,15 +352,18 @@ class Identity:
         """The ``AGE-SECRET-KEY-1...`` line the standard ``age -d -i`` tool reads."""
         return self._age_text
 
-    def decrypt(self, armored: str | bytes) -> bytes:
+    def decrypt(self, armored: str | bytes, *, keep: bool = False) -> bytes:
         """Open an age block encrypted to this identity.  Raises SignatureError-free
         FormatError when it is not for this key or is corrupt.
 
-        The last :data:`OPENED_KEPT` small blocks opened are kept, keyed by their bytes: the
-        moderator opens an inbox file once to see whether it is press and the engine opens
-        it again to read the orders (one X25519 and a ChaCha20-Poly1305 pass saved a file).
-        Decryption is a function of the key and the bytes, so a kept answer is the answer;
-        a block that fails is never kept (it fails again, with its message)."""
+        ``keep``: the opening is kept (the last :data:`OPENED_KEPT` small ones, keyed by
+        their bytes) and any later opening of the same bytes is answered from it: the
+        moderator opens an inbox file to see whether it is press (``open_press`` of
+        :mod:`pbem.press.relay` keeps) and the engine opens it again to read the orders (one
+        X25519 and a ChaCha20-Poly1305 pass saved a file).  Decryption is a function of the
+        key and the bytes, so a kept answer is the answer; a block that fails is never kept
+        (it fails again, with its message).  Only that look ahead keeps: every other
+        opening is age's own work each time (a benchmark's crypto floor included)."""
         data = armored.encode() if isinstance(armored, str) else armored
         known = self._opened.get(data)
         if known is not None:
@@ -371,7 +374,7 @@ class Identity:
             plain: bytes = pyrage.decrypt(data, [self._age])
         except Exception as exc:
             raise FormatError(f"cannot decrypt with {self.name}'s key: {exc}") from None
-        if len(data) <= OPENED_MAX_BYTES:
+        if keep and len(data) <= OPENED_MAX_BYTES:
             if len(self._opened) >= OPENED_KEPT:
                 del self._opened[next(iter(self._opened))]
             self._opened[data] = plain

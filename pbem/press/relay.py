@@ -65,11 +65,12 @@ AGE_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
 def open_press(text: str, identity: Identity, source: str) -> str | None:
     """The plaintext of a sealed press file (what ``pbem say`` writes) when ``text`` is one
     sealed to ``identity``, else None (an order file, or anything else: its own reader says
-    what is wrong with it)."""
+    what is wrong with it).  The block's opening is kept for the order reader that reads
+    it next when it is not press (:meth:`Identity.decrypt`'s ``keep``)."""
     if AGE_BEGIN not in text:
         return None
     try:
-        opened = open_block(text, identity, source, "press file")
+        opened = open_block(text, identity, source, "press file", keep=True)
     except FormatError:
         return None
     if opened is None or block.begin(block.ENVELOPE) not in opened[0]:

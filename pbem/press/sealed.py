@@ -84,9 +84,12 @@ def normal_armour(lines: list[str]) -> str:
     return "\n".join([AGE_BEGIN, *lines, AGE_END]) + "\n"
 
 
-def open_block(text: str, identity: Identity, source: str, what: str) -> tuple[str, int] | None:
+def open_block(
+    text: str, identity: Identity, source: str, what: str, *, keep: bool = False
+) -> tuple[str, int] | None:
     """The plaintext of the first age block in ``text`` that ``identity`` opens, with its
-    line; None when no block opens with that key (not sealed to it).
+    line; None when no block opens with that key (not sealed to it).  ``keep``: the
+    opening is kept for a later reader of the same block (:meth:`Identity.decrypt`).
 
     A block re-wrapped by mail is repaired; one damaged beyond repair, when no other block
     opens, raises FormatError saying what mail did to it.  Raises FormatError for a text
@@ -119,7 +122,7 @@ def open_block(text: str, identity: Identity, source: str, what: str) -> tuple[s
             damaged = FormatError(f"{where}: {Damage('damaged characters', problem).describe()}")
             continue
         try:
-            plain = identity.decrypt(raw or normal_armour(lines))  # the bytes: as the order reader
+            plain = identity.decrypt(raw or normal_armour(lines), keep=keep)  # the bytes: as the order reader
         except FormatError as exc:
             if "no matching keys" not in exc.message.lower():
                 damaged = FormatError(
