@@ -20,21 +20,22 @@ ratios stay meaningful on a noisy machine:
    nothing changed;
 7. issue 13's table: each row, its target and what this run measured.
 
-Last run quoted in README's Measured section (2026-11-23, seventh session, 2-core machine,
-load about 1): a turn as the moderator plays it (one save) 1.87x its crypto floor on tmpfs
-and 2.96x on disk in the home directory, 3.67x in /tmp (submit then advance: 2.05x /
-3.59x); engine-only Symbiote 903 random / 685 greedy, Jovian Syzygy 106 random / 158
-greedy; start-up 1.53x for status, 1.62x for read; moderator on disk, 1,000 games, 84
-games/s (one worker) to 172 (eight); idle pass 0.08 s for 1,000 games.  Two runs after it
-(started 4.5 and 6.5 minutes after the previous run ended) gave tmpfs 1.91x / 1.94x and disk 3.05x /
-3.10x.  Where the time goes is in README and docs/scaling.md.  On this machine a run varies
-by 15% or more: compare ratios within one
-run, not numbers across runs.  On ext4 without a journal (this machine's disk) every file
-created passes over the inodes freed on that file system in the last 1-6 minutes: start a run
-when nothing large was deleted there just before (a previous run's clean-up included), or the
-disk rows come out slower (docs/scaling.md).  The on-disk folders go in ``--disk DIR`` (default: the home
-directory, where game folders live); the turn is also timed in the temporary folder for
-comparison, because a file created where test runs churn files costs several times more.
+Last run quoted in README's Measured section (2026-11-24, eighth session, 2-core machine,
+load under 1): a turn as the moderator plays it (one save) 1.84x its crypto floor on tmpfs
+and 2.70x on disk in the home directory, 2.54x in /tmp (submit then advance: 2.08x / 3.40x);
+engine-only Symbiote 1,318 random / 961 greedy, Jovian Syzygy 147 random / 190 greedy;
+start-up 1.53x for status, 1.64x for read; moderator on disk, 1,000 games, 107 games/s (one
+worker) to 195 (eight); idle pass 0.075 s for 1,000 games. Two runs after it gave tmpfs
+1.84x / 1.93x and disk 2.98x / 2.97x; the second of them met a slow moment of the machine
+(Symbiote 805 games/s, the crypto floor 2.7 ms instead of 1.5). Where the time goes is in
+README and docs/scaling.md. On this machine a run varies by 15% or more: compare ratios
+within one run, not numbers across runs. On ext4 without a journal (this machine's disk)
+every file created passes over the inodes freed on that file system in the last 1-6 minutes:
+start a run when nothing large was deleted there just before (a previous run's clean-up
+included), or the disk rows come out slower (docs/scaling.md). The on-disk folders go in
+``--disk DIR`` (default: the home directory, where game folders live); the turn is also
+timed in the temporary folder for comparison, because a file created where test runs churn
+files costs several times more.
 """
 
 from __future__ import annotations
