@@ -41,7 +41,7 @@ def _canon(value: Any) -> bytes:
 
 
 def play_digest(kind: str, players: int, options: dict[str, Any], seed: str, reports: bool = True) -> str:
-    """Play one game with ``kind`` bots as benchmarks/run.py's engine_rate does and return a
+    """Play one game with ``kind`` bots, each step observe, bot, validate, resolve, and return a
     digest of every state, the bots' lines, the validated orders, the events, the outcome and
     (``reports``) every seat's report text."""
     game = get_game("jovian-syzygy")
