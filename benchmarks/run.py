@@ -279,13 +279,14 @@ def _timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-ATTEMPTS, SLOW_HOST, PAUSE = 3, 1.2, 10.0
-"""An absolute rate that misses its target is measured again, :data:`PAUSE` seconds later
-and at most :data:`ATTEMPTS` times in all, when the machine ran :data:`SLOW_HOST` times
-slower or more during it than at its fastest so far in this run (:func:`host_probe`; this
-machine was seen to switch for seconds or minutes between two speeds, 0.8 and 1.4 ms for
-the probe, 1,300 and 880 Symbiote games a second); the row is judged on the attempt made
-when the machine was fastest, and every attempt is printed."""
+ATTEMPTS, SLOW_HOST = 3, 1.2
+"""An absolute rate that misses its target is measured again at once, at most
+:data:`ATTEMPTS` times in all, when the machine ran :data:`SLOW_HOST` times slower or more
+during it than at its fastest so far in this run (:func:`host_probe`).  This machine was
+seen to switch, for seconds to minutes, between two speeds: 0.75 and 1.3 ms for the probe,
+1,300 and 880 Symbiote games a second, the slow one more often after idle moments (so an
+attempt follows the last at once, without a pause).  The row is judged on the attempt made
+when the machine was fastest; every attempt is printed."""
 
 
 def engine_rate(name: str, kind: str, seconds: float) -> None:
@@ -302,7 +303,6 @@ def engine_rate(name: str, kind: str, seconds: float) -> None:
         attempts.append((rate, steps, slow))
         if target is None or rate >= target or slow < SLOW_HOST or len(attempts) == ATTEMPTS:
             break
-        time.sleep(PAUSE)
     players = get_game(name).info.max_players
     for k, (rate, steps, slow) in enumerate(attempts, 1):
         again = f", attempt {k}" if len(attempts) > 1 else ""
