@@ -468,10 +468,10 @@ def archive_time(quick: bool) -> None:
 
 def summary() -> None:
     print("7. Issue 13's table, this run")
-    print(f"   {'row':58s} {'target':20s} {'measured':40s} met")
+    print(f"   {'row':72s} {'target':20s} {'measured':40s} met")
     for row, target, measured, met in SUMMARY:
         mark = "-" if met is None else "yes" if met else "NO"
-        print(f"   {row:58s} {target:20s} {measured:40s} {mark}")
+        print(f"   {row:72s} {target:20s} {measured:40s} {mark}")
     if PROBES:
         fastest, slowest = min(PROBES), max(PROBES)
         print(
