@@ -73,7 +73,7 @@ from pbem.moderator.durable import (
 )
 from pbem.moderator.journal import added
 from pbem.moderator.lock import local_state_dir
-from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of
+from pbem.moderator.notices import VERIFIED_KINDS, Notice, kind_of, notice_filename
 from pbem.moderator.pipeline import Begun, Prepared, ending, guarded, run_serial
 from pbem.moderator.plan import iso
 from pbem.moderator.post import INBOX_DIR, MAIL_FOLDER, NOTICES_DIR, PLAYERS_DIR, Outbox, Post
@@ -827,7 +827,7 @@ class Moderator(Advancing, Retries):
     ) -> None:
         """Deliver a notice: to the verified seat, else to the owner of the inbox folder it came
         from, else to the mail sender (judge), else to the game's public notices folder."""
-        filename = f"notice-turn-{notice.turn:04d}-{key[:12]}.txt"  # the turn the file was for
+        filename = notice_filename(notice.turn, key)
         if seat is not None and notice.kind in VERIFIED_KINDS:
             recipients = [save.players[seat], self.card] if notice.secret is not None else []
             post.put(save.names[seat], filename, notice.render(recipients), notice.subject)

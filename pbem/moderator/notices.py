@@ -122,6 +122,13 @@ class Notice:
         return "\n".join(lines) + "\n"
 
 
+def notice_filename(turn: int, key: str) -> str:
+    """The name of the answer to the inbox file with content key ``key``, taken in ``turn``
+    (the turn the file was for): the moderator writes it there, and a restarted pass looks
+    for it there to tell that the file was answered."""
+    return f"notice-turn-{turn:04d}-{key[:12]}.txt"
+
+
 def describe_stand_in(policy: str) -> str:
     """A timing policy's stand-in (``default``, ``bot:greedy``) in words."""
     if policy.startswith("bot:"):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine import GameFolder
 from pbem.errors import PbemError
+from pbem.moderator.notices import notice_filename
 from pbem.moderator.post import NOTICES_DIR, PLAYERS_DIR
 from pbem.save import Save
 
@@ -26,8 +27,8 @@ class Retries:
     @staticmethod
     def _answered(game_dir: Path, save: Save, turn: int, key: str) -> bool:
         """True if the answer to the inbox file with content key ``key``, taken in ``turn``,
-        is in a player's folder or the public notices (see :meth:`_answer` for the name)."""
-        filename = f"notice-turn-{turn:04d}-{key[:12]}.txt"
+        is in a player's folder or the public notices."""
+        filename = notice_filename(turn, key)
         places = [game_dir / PLAYERS_DIR / name / filename for name in save.names]
         return any(p.is_file() for p in [*places, game_dir / NOTICES_DIR / filename])
 
