@@ -44,7 +44,12 @@ def _probes(run: ModuleType, monkeypatch: pytest.MonkeyPatch, readings: list[flo
 def test_a_row_met_at_once_is_measured_once(run: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     _probes(run, monkeypatch, [2.0, 2.0])  # slow, but met: nothing to measure again
     calls: list[int] = []
-    attempts = run.attempts_of(lambda k: calls.append(k) or 1500.0, lambda rate: rate >= 1000)
+
+    def measure(k: int) -> float:
+        calls.append(k)
+        return 1500.0
+
+    attempts = run.attempts_of(measure, lambda rate: rate >= 1000)
     assert calls == [1] and attempts == [(1500.0, 1.0)]
 
 
