@@ -53,42 +53,46 @@ def test_a_row_met_at_once_is_measured_once(run: ModuleType, monkeypatch: pytest
     assert calls == [1] and attempts == [(1500.0, 1.0)]
 
 
-def test_a_miss_on_a_quick_machine_is_not_measured_again(
-    run: ModuleType, monkeypatch: pytest.MonkeyPatch
+MISSES = [
+    # (probe readings, rates the attempts would measure, rates measured, judged rate, moment)
+    pytest.param([1.1, 1.1], [900.0, 0.0], [900.0], 900.0, "machine 1.10x", id="quick-machine-stands"),
+    pytest.param(
+        [1.8, 1.8, 1.0, 1.1],
+        [700.0, 1200.0, 0.0],
+        [700.0, 1200.0],
+        1200.0,
+        "machine 1.05x, attempt 2 of 2",
+        id="slow-machine-measured-again",
+    ),
+    pytest.param(
+        [1.5, 1.5, 2.0, 2.0, 1.6, 1.6, 9.9],
+        [800.0, 600.0, 790.0, 0.0],
+        [800.0, 600.0, 790.0],
+        800.0,  # the fastest moment's rate, not the best rate
+        "machine 1.50x, attempt 1 of 3",
+        id="at-most-three-attempts",
+    ),
+]
+
+
+@pytest.mark.parametrize(("readings", "rates", "measured", "rate", "moment"), MISSES)
+def test_a_missed_row(
+    run: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    readings: list[float],
+    rates: list[float],
+    measured: list[float],
+    rate: float,
+    moment: str,
 ) -> None:
+    """A miss at a quick moment (under 1.2x the fastest reading, 1.0 here) stands; a miss on a
+    slow machine is measured again, at most ATTEMPTS times, and judged at the fastest moment."""
     run.PROBES.append(1.0)
-    _probes(run, monkeypatch, [1.1, 1.1])  # 1.1x its fastest: under SLOW_HOST
-    attempts = run.attempts_of(lambda k: 900.0, lambda rate: rate >= 1000)
-    assert len(attempts) == 1
-    rate, moment = run.judged(attempts)
-    assert rate == 900.0 and moment == "machine 1.10x"
-
-
-def test_a_miss_on_a_slow_machine_is_measured_again_and_judged_at_its_fastest(
-    run: ModuleType, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    run.PROBES.append(1.0)
-    # attempt 1 at 1.8x, attempt 2 at 1.05x: the second is the machine's real speed
-    _probes(run, monkeypatch, [1.8, 1.8, 1.0, 1.1])
-    rates = iter([700.0, 1200.0])
-    attempts = run.attempts_of(lambda k: next(rates), lambda rate: rate >= 1000)
-    assert [a[0] for a in attempts] == [700.0, 1200.0]
-    rate, moment = run.judged(attempts)
-    assert rate == 1200.0 and moment == "machine 1.05x, attempt 2 of 2"
-
-
-def test_attempts_stop_at_the_limit_and_keep_the_fastest_moment(
-    run: ModuleType, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    run.PROBES.append(1.0)
-    _probes(run, monkeypatch, [1.5, 1.5, 2.0, 2.0, 1.6, 1.6, 9.9])
-    rates = iter([800.0, 600.0, 790.0, 0.0])
-    attempts = run.attempts_of(lambda k: next(rates), lambda rate: rate >= 1000)
-    assert len(attempts) == run.ATTEMPTS == 3  # the fourth rate is never measured
-    rate, moment = run.judged(attempts)
-    assert (
-        rate == 800.0 and moment == "machine 1.50x, attempt 1 of 3"
-    )  # not the best rate: the fastest moment
+    _probes(run, monkeypatch, readings)
+    left = iter(rates)
+    attempts = run.attempts_of(lambda k: next(left), lambda r: r >= 1000)
+    assert [a[0] for a in attempts] == measured and len(attempts) <= run.ATTEMPTS == 3
+    assert run.judged(attempts) == (rate, moment)
 
 
 def test_the_engine_only_row_plays_whole_games(run: ModuleType) -> None:
