@@ -12,7 +12,7 @@ from . import board, corners
 from .forecast import corner_hints
 from .orders import boardings, legal_steps
 from .rules import award_gain, moved, player
-from .turns import Turn, start_turn, step_text
+from .turns import Turn, extra_limit, start_turn, step_text
 
 if TYPE_CHECKING:
     from pbem.game import Game
@@ -91,7 +91,7 @@ def random_bot(game: Game, view: View, rng: Rng) -> list[str]:
         raise ValueError("a bot needs a seat's view")
     # The turn's parts as start_turn makes them (no Turn object: the bot walks the parts).
     where, psi, moves, stormed = public["where"][seat], public["psi"][seat], 0, False
-    limit = int(public["options"].get("max-extra-moves", 0))
+    limit = extra_limit(public["options"])
     key = tuple(public["sats"])
     lines: list[str] = []
     waste_points: list[tuple[str, int, int, bool]] = []  # the turn before each move

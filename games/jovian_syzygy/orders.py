@@ -35,7 +35,7 @@ from pbem.game import (
 )
 
 from . import board
-from .turns import Turn, step_problem, step_text
+from .turns import Turn, extra_limit, step_problem, step_text
 
 _SPACE_KEYS = {name.replace("-", ""): name for name in board.SPACE_NAMES}
 _RING_LETTERS = {letter for letter, *_ in board.RINGS}
@@ -275,9 +275,7 @@ def validate(view: View, lines: Sequence[OrderLine]) -> dict[str, Any]:
     errors: list[OrderError] = []
     options = public["options"]
     # start_turn's Turn, made here (no call in between: a plan is checked for every seat, every step).
-    turn = Turn(
-        seat, public["where"][seat], public["psi"][seat], 0, False, int(options.get("max-extra-moves", 0))
-    )
+    turn = Turn(seat, public["where"][seat], public["psi"][seat], 0, False, extra_limit(options))
     steps: list[list[str]] = []
     # Where a move could be wasted (True) or found impossible (False): the turn's parts then.
     waste_points: list[tuple[str, int, int, bool, bool]] = []

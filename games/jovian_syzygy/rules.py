@@ -34,7 +34,7 @@ from pbem.rng import Rng
 from . import award_table, board, corners
 from .award_table import Award
 from .lines import Body, Line, any_syzygy, best_line, line_value
-from .turns import Turn, play_turn, player
+from .turns import Turn, extra_limit, play_turn, player
 
 START_PSI = 3
 WIN_ABOVE = 15
@@ -242,7 +242,7 @@ def resolve(state: State, orders: Mapping[int, Any], rng: Rng) -> Resolution:
     if step == 0:
         events.append(Event(f"Round {state['round']}: {player(state['first'])} goes first."))
     push = opts.get("ride", "stay") == "push"
-    limit = int(opts.get("max-extra-moves", 0))  # as start_turn reads it
+    limit = extra_limit(opts)
     spaces: list[str] = []  # where a turn added or removed a space's storms
     turn = Turn(-1, "", 0, 0, False, limit)  # set to each seat's start below
     for seat in seats:

@@ -37,9 +37,15 @@ class Turn:
     """Most extra (paid) moves a turn may make; 0 for no limit (option ``max-extra-moves``)."""
 
 
+def extra_limit(options: Mapping[str, Any]) -> int:
+    """Most extra (paid) moves a turn may make under ``options``: option ``max-extra-moves``,
+    0 (no limit) when it is not set."""
+    return int(options.get("max-extra-moves", 0))
+
+
 def start_turn(seat: int, where: str, psi: int, options: Mapping[str, Any]) -> Turn:
     """A seat's turn before its first step."""
-    return Turn(seat, where, psi, 0, False, int(options.get("max-extra-moves", 0)))
+    return Turn(seat, where, psi, 0, False, extra_limit(options))
 
 
 _MOON_AT = {moon: i for i, moon in enumerate(board.MOONS)}
