@@ -152,7 +152,7 @@ def _moderator_commands(table: Table, game: Path) -> list[list[str]]:
 
 
 # ---- the triggers of issue 8, one test each ---------------------------------------------------
-SAVE_DAMAGE: dict[str, Callable[[Path], None]] = {
+SAVE_DAMAGE: dict[str, Callable[[Path], object]] = {
     "a folder": lambda p: p.mkdir(),
     "a symlink loop": lambda p: p.symlink_to(p),
     "a FIFO": lambda p: os.mkfifo(p),
@@ -188,7 +188,7 @@ def test_a_damaged_save_is_refused_by_every_command(table: Table, game: Path, da
     }
 
 
-INPUT_DAMAGE: dict[str, Callable[[Path], None]] = {
+INPUT_DAMAGE: dict[str, Callable[[Path], object]] = {
     "a folder": lambda p: p.mkdir(),
     "a symlink loop": lambda p: p.symlink_to(p),
     "a FIFO": lambda p: os.mkfifo(p),
@@ -319,6 +319,21 @@ def _over(body: dict[str, Any], replay: Any) -> None:
     )
 
 
+def _winner_out_of_range(body: dict[str, Any]) -> None:
+    _over(body, [])
+    body["outcome"]["winners"] = [7]
+
+
+def _seed_not_hex(body: dict[str, Any]) -> None:
+    _over(body, [])
+    body["seed"] = "zz"
+
+
+def _seed_missing(body: dict[str, Any]) -> None:
+    _over(body, [])
+    body["seed"] = None
+
+
 ODD: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "a player entry that is text": (
         lambda b: b["players"].__setitem__(0, "x"),
@@ -333,17 +348,11 @@ ODD: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "a submitted seat out of range": (lambda b: b.__setitem__("submitted", [3]), "body.submitted[0]"),
     "a sequence number as text": (lambda b: b.__setitem__("seq", {"alice": "x"}), "body.seq.alice"),
     "an event that is a number": (lambda b: b.__setitem__("events", [5]), "body.events[0] must be an object"),
-    "a winner out of range": (
-        lambda b: _over(b, []) or b["outcome"].__setitem__("winners", [7]),
-        "body.outcome.winners[0]",
-    ),
+    "a winner out of range": (_winner_out_of_range, "body.outcome.winners[0]"),
     "turn zero": (lambda b: b.__setitem__("turn", 0), "body.turn must be a whole number from 1"),
     "an option that is a list": (lambda b: b["options"].__setitem__("x", [1]), "body.options.x"),
-    "a seed that is not hex": (lambda b: (_over(b, []), b.__setitem__("seed", "zz")), "body.seed is not"),
-    "an outcome without its seed": (
-        lambda b: (_over(b, []), b.__setitem__("seed", None)),
-        "must both be set",
-    ),
+    "a seed that is not hex": (_seed_not_hex, "body.seed is not"),
+    "an outcome without its seed": (_seed_missing, "must both be set"),
     "a replay entry that is a number": (lambda b: _over(b, [1]), "body.replay[0] must be an object"),
     "a replay entry without orders": (lambda b: _over(b, [{"turn": 1}]), "body.replay[0] lacks ['orders']"),
     "replayed orders that are text": (

@@ -106,8 +106,8 @@ def test_another_games_save_is_refused_by_every_command(
     assert files(other.folder.path) == theirs_before
     # The moderator objects before handing anything out.
     players = table.folder.path / "players"
-    result = moderator_pass(table.folder.path.parent, keys, tmp_path).run_pass()
-    [game] = [g for g in result.games if g.game == table.folder.path.name]
+    passed = moderator_pass(table.folder.path.parent, keys, tmp_path).run_pass()
+    [game] = [g for g in passed.games if g.game == table.folder.path.name]
     assert game.error and "a save copied from another game" in game.error
     assert not players.exists() or not any(players.rglob("report-*"))
 
@@ -130,8 +130,8 @@ def test_an_old_history_file_put_back_is_refused_by_every_command(
         assert result.exit_code == 1, (command, result.output)
         assert "an old save was put back" in result.output, (command, result.output)
         assert f"revision {newest.revision}" in result.output
-    result = moderator_pass(root, keys, tmp_path).run_pass()
-    [game] = [g for g in result.games if g.game == table.folder.path.name]
+    passed = moderator_pass(root, keys, tmp_path).run_pass()
+    [game] = [g for g in passed.games if g.game == table.folder.path.name]
     assert game.error and "an old save was put back" in game.error
     assert files(table.folder.path) == before, "the old turn was handed out again"
     assert not list(players.rglob("report-turn-0001.txt"))
@@ -238,7 +238,7 @@ def test_a_save_changed_by_another_machine_is_read_again(
     assert theirs != ours
     remote.submit(table.sealed(table.signed(first, theirs)), table.moderator, source="r", now=table.tick())
     real_commit = engine_module.commit
-    synced = []
+    synced: list[bool] = []
 
     def sync_then_commit(folder: Path, *args: object) -> None:
         if not synced:  # the remote save arrives just before our write

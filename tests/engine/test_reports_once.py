@@ -142,8 +142,8 @@ def test_the_public_text_is_described_once_a_turn(moderator: Identity, monkeypat
     monkeypatch.setattr(reports_module, "encrypt", _fake_encrypt)
     game, views, ctx, recipients = _symbiote_turn(moderator)
     hooked, plain = _Counting(game, hook=True), _Counting(game, hook=False)
-    first = render_reports(hooked, views, [], ctx, moderator, recipients)  # type: ignore[arg-type]
-    second = render_reports(plain, views, [], ctx, moderator, recipients)  # type: ignore[arg-type]
+    first = render_reports(hooked, views, [], ctx, moderator, recipients)
+    second = render_reports(plain, views, [], ctx, moderator, recipients)
     assert first == second
     assert hooked.calls == {"describe": 1, "private": len(views) - 1}
     assert plain.calls == {"describe": len(views), "private": 0}
@@ -155,7 +155,7 @@ def test_a_view_whose_public_part_differs_is_described_in_full(moderator: Identi
     odd = View(views[0].game, 0, dict(views[0].public, deck=99), views[0].private)
     views = [odd, *views[1:]]
     hooked = _Counting(game, hook=True)
-    texts = render_reports(hooked, views, [], ctx, moderator, recipients)  # type: ignore[arg-type]
+    texts = render_reports(hooked, views, [], ctx, moderator, recipients)
     assert hooked.calls == {"describe": 2, "private": len(views) - 2}
     assert "Draw pile: 99 cards" in texts[0] and "Draw pile: 99 cards" not in texts[1]
     assert texts[0] == render_report(game, odd, [], ctx, moderator, recipients[0])

@@ -44,7 +44,12 @@ def test_a_written_save_is_not_hashed_again_on_read_and_commit(
     expected = _sha(written)
     hashed: list[int] = []
     real = hashlib.sha256
-    monkeypatch.setattr(save_module.hashlib, "sha256", lambda b=b"": hashed.append(len(b)) or real(b))
+
+    def counting(b: bytes = b"") -> hashlib._Hash:
+        hashed.append(len(b))
+        return real(b)
+
+    monkeypatch.setattr(save_module.hashlib, "sha256", counting)
     assert save_module.file_sha256(written) == saved.file_digest == expected
     assert integrity.file_digest(written) == saved.file_digest  # the commit's compare-and-swap
     assert save_module.read_save(written, "save.json").file_digest == saved.file_digest

@@ -31,7 +31,12 @@ def test_an_identity_builds_and_signs_its_card_once(monkeypatch: pytest.MonkeyPa
     first = me.public()
     signed: list[str] = []
     real = Identity.sign
-    monkeypatch.setattr(Identity, "sign", lambda self, d, data: signed.append(d) or real(self, d, data))
+
+    def counting(self: Identity, d: str, data: bytes) -> bytes:
+        signed.append(d)
+        return real(self, d, data)
+
+    monkeypatch.setattr(Identity, "sign", counting)
     assert me.public() is first and signed == []
     first.check_self_signature()
 
@@ -48,7 +53,12 @@ def test_a_save_this_process_wrote_is_not_verified_again(tmp_path, keys, monkeyp
     monkeypatch.setattr(PublicCard, "verify", counting)
     decrypted: list[int] = []
     real_decrypt = Identity.decrypt
-    monkeypatch.setattr(Identity, "decrypt", lambda self, a: decrypted.append(1) or real_decrypt(self, a))
+
+    def counting_decrypt(self: Identity, a: bytes | str) -> bytes:
+        decrypted.append(1)
+        return real_decrypt(self, a)
+
+    monkeypatch.setattr(Identity, "decrypt", counting_decrypt)
     loaded = table.folder.load(table.moderator)
     assert verified == [] and decrypted == [], "the save and secret this process wrote are known"
     assert loaded.save.turn == 1 and loaded.secret.state

@@ -219,6 +219,7 @@ def test_one_save_turns_play_the_same_game(tmp_path: Path, keys: dict[str, Ident
         assert f"with {saves} signed saves: every position matches" in text
         return text.replace(f"with {saves} signed saves", "with N signed saves")
 
+    assert written.text is not None and reference.text is not None
     assert words(written.text, steps + 1) == words(reference.text, 2 * steps + 1)
 
 

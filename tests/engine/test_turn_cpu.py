@@ -321,7 +321,7 @@ def test_a_sealed_file_opens_as_the_general_way_opens_it(edits: list[str]) -> No
     quick = _opened(text)
     plain = orders._standard_block
     try:
-        orders._standard_block = lambda text: None  # type: ignore[assignment]
+        orders._standard_block = lambda text: None
         general = _opened(text)
     finally:
         orders._standard_block = plain

@@ -165,10 +165,17 @@ def test_history_folder_is_synced_before_the_save_is_renamed(
 ) -> None:
     log: list[str] = []
     real_dir, real_replace = integrity.fsync_dir, os.replace
-    monkeypatch.setattr(integrity, "fsync_dir", lambda p: (log.append(f"sync {Path(p).name}"), real_dir(p)))
-    monkeypatch.setattr(
-        os, "replace", lambda a, b: (log.append(f"rename {Path(b).name}"), real_replace(a, b))
-    )
+
+    def logged_sync(p: str | os.PathLike[str]) -> None:
+        log.append(f"sync {Path(p).name}")
+        real_dir(p)
+
+    def logged_replace(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> None:
+        log.append(f"rename {Path(b).name}")
+        real_replace(a, b)
+
+    monkeypatch.setattr(integrity, "fsync_dir", logged_sync)
+    monkeypatch.setattr(os, "replace", logged_replace)
     _submit_advance(table, table.folder, _next_text(table))
     save = table.folder.read()
     game = table.folder.path.name
@@ -200,9 +207,19 @@ def test_the_writeback_hint_is_given_before_the_fsyncs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log: list[str] = []
-    monkeypatch.setattr(folder_module, "_writeback_hint", lambda: lambda fd: log.append("hint") or 0)
+
+    def hint(fd: int) -> int:
+        log.append("hint")
+        return 0
+
+    monkeypatch.setattr(folder_module, "_writeback_hint", lambda: hint)
     real = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (log.append("fsync"), real(fd)))
+
+    def logged_fsync(fd: int) -> None:
+        log.append("fsync")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", logged_fsync)
     staged = [stage_file(tmp_path / f"f{i}", b"x" * 100) for i in range(3)]
     try:
         sync_files([p.fd for p in staged])
@@ -355,7 +372,12 @@ def test_create_file_syncs_the_parent_of_every_folder_it_makes(
         monkeypatch.setattr(folder_module, "_UNNAMED", 0)
     synced: list[str] = []
     real = folder_module.fsync_dir
-    monkeypatch.setattr(folder_module, "fsync_dir", lambda p: (synced.append(os.fspath(p)), real(p)))
+
+    def logged_sync(p: str | os.PathLike[str]) -> None:
+        synced.append(os.fspath(p))
+        real(p)
+
+    monkeypatch.setattr(folder_module, "fsync_dir", logged_sync)
     target = tmp_path / "game" / "history" / "rev-000000.json"
     folder_module.create_file(target, b"first\n")
     assert target.read_bytes() == b"first\n"
