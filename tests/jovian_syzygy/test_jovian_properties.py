@@ -69,9 +69,9 @@ def check_invariants(before: dict[str, Any], after: dict[str, Any], events: list
         else:
             assert after["last_gain"][seat] == before["last_gain"][seat]
     if "step" not in before:
-        placed = sum(1 for e in events if "makes a cosmic storm" in e)
+        placed_storms = sum(1 for e in events if "makes a cosmic storm" in e)
         blown = sum(1 for e in events if re.search(r"heads, it blows away", e))
-        assert sum(after["storms"].values()) == sum(before["storms"].values()) + placed - blown
+        assert sum(after["storms"].values()) == sum(before["storms"].values()) + placed_storms - blown
 
 
 @settings(max_examples=150, deadline=None)

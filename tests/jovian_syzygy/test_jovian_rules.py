@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 from jov_helpers import make_state, orders_for, play_round, rng_with_coins, texts
@@ -325,7 +326,8 @@ def test_solo_scored_ends_on_reaching_twenty() -> None:
 
 def test_round_cap_ends_with_no_winner_by_default() -> None:
     """Ruling 12: only players above 15 Psi win, so the cap ends the game without a winner."""
-    state = make_state(["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, **{"max-rounds": 10})
+    options: dict[str, Any] = {"max-rounds": 10}
+    state = make_state(["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, **options)
     res = play_round(state, {})
     outcome = GAME.outcome(res.state)
     assert res.state["over"] and outcome is not None and outcome.winners == ()
@@ -335,16 +337,16 @@ def test_round_cap_ends_with_no_winner_by_default() -> None:
 
 
 def test_round_cap_option_highest_psi_wins() -> None:
-    state = make_state(
-        ["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, **{"max-rounds": 10, "at-cap": "highest"}
-    )
+    options: dict[str, Any] = {"max-rounds": 10, "at-cap": "highest"}
+    state = make_state(["NE", "SW", "SE"], psi=[5, 7, 7], rounds_played=9, **options)
     new = play_round(state, {}).state
     outcome = GAME.outcome(new)
     assert new["over"] and outcome is not None and outcome.winners == (1, 2)
 
 
 def test_above_fifteen_at_the_cap_still_wins() -> None:
-    state = make_state(["NE", "SW"], psi=[16, 7], rounds_played=9, **{"max-rounds": 10})
+    options: dict[str, Any] = {"max-rounds": 10}
+    state = make_state(["NE", "SW"], psi=[16, 7], rounds_played=9, **options)
     outcome = GAME.outcome(play_round(state, {}).state)
     assert outcome is not None and outcome.winners == (0,)
 
@@ -370,7 +372,8 @@ def test_resolving_a_finished_game_is_refused() -> None:
 
 
 def test_max_extra_moves_option_limits_paid_moves() -> None:
-    state = make_state(["NE", "SW"], psi=[3, 3], **{"max-extra-moves": 1})
+    options: dict[str, Any] = {"max-extra-moves": 1}
+    state = make_state(["NE", "SW"], psi=[3, 3], **options)
     assert orders_for(state, 0, "move D-1 C-1")["steps"][-1] == ["move", "C-1"]
     with pytest.raises(OrderErrors) as info:
         orders_for(state, 0, "move D-1 C-1 B-1")

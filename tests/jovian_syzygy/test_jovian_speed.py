@@ -252,7 +252,8 @@ def test_a_views_options_keep_their_exact_values() -> None:
     values: 1, True and 1.0 (equal to each other) each show as themselves; old names are renamed."""
     game = get_game("jovian-syzygy")
     for value in (1, True, 1.0, 1):
-        view = game.observe(make_state(["D-3", "NE"], **{"max-rounds": value}), 0)
+        options: dict[str, Any] = {"max-rounds": value}
+        view = game.observe(make_state(["D-3", "NE"], **options), 0)
         shown = view.public["options"]["max-rounds"]
         assert shown == value and type(shown) is type(value)
     old = game.observe(make_state(["D-3", "NE"], max_rounds=7), 0)

@@ -4,6 +4,7 @@ kept here, or taken from the definition the shortcut is derived from)."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -64,7 +65,8 @@ def test_a_plans_verdict_depends_on_the_extra_move_limit_as_start_turn_reads_it(
     where: str, psi: int, limit: int, texts: list[str]
 ) -> None:
     """validate makes start_turn's Turn itself: the same limit (the option read as an int)."""
-    state = make_state([where, "NE"], psi=[psi, 3], **{"max-extra-moves": limit})
+    options: dict[str, Any] = {"max-extra-moves": limit}
+    state = make_state([where, "NE"], psi=[psi, 3], **options)
     v = GAME.observe(state, 0)
     made = turns.start_turn(0, where, psi, v.public["options"])
     assert made.extra_limit == limit
@@ -74,7 +76,7 @@ def test_a_plans_verdict_depends_on_the_extra_move_limit_as_start_turn_reads_it(
 
     def verdict(view: object) -> object:
         try:
-            return GAME.validate(view, lines_of(*texts))  # type: ignore[arg-type]
+            return GAME.validate(view, lines_of(*texts))
         except OrderErrors as errors:
             return [str(e) for e in errors.errors]
 
@@ -95,7 +97,8 @@ def test_every_fallback_the_random_bot_writes_could_be_used(
     """The bot no longer asks fallback_problem before writing 'if wasted': its fallback is a
     step allowed after the very move it picked was wasted, so the checker accepts every plan
     (a refused fallback would raise here) and the fallback is usable after some move."""
-    state = make_state([where, "NE"], sats=sats, psi=[psi, 3], **{"max-extra-moves": limit})
+    options: dict[str, Any] = {"max-extra-moves": limit}
+    state = make_state([where, "NE"], sats=sats, psi=[psi, 3], **options)
     v = GAME.observe(state, 0)
     for n in range(6):
         texts = bots.random_bot(GAME, v, Rng(seed + bytes([n])))
@@ -126,7 +129,8 @@ def test_resolve_plays_each_seat_from_a_fresh_start(
 ) -> None:
     """resolve sets one Turn to each seat's start: every seat plays as from a Turn made for it
     (places, Psi before the awards, and every turn's lines), whatever the seat before did."""
-    state = make_state(where, psi=psi, storms={"D-3": 1, "A-1": 2}, **{"max-extra-moves": limit})
+    options: dict[str, Any] = {"max-extra-moves": limit}
+    state = make_state(where, psi=psi, storms={"D-3": 1, "A-1": 2}, **options)
     orders = {seat: {"steps": plans[seat], "fallback": [["storm"]]} for seat in range(4)}
     got = GAME.resolve(state, orders, Rng(seed))
     sats, places, left, storms = list(state["sats"]), list(where), list(psi), dict(state["storms"])

@@ -66,7 +66,8 @@ def test_a_view_of_changed_storms_shows_the_change() -> None:
 def test_a_views_awards_are_copies_field_by_field() -> None:
     award = {"moons": ["io", "europa"], "eclipse": False, "psi": 2, "same": False, "extra": "not shown"}
     state = make_state(["io", "NE"])
-    for awards in ([None, None], [award, None], [None, award]):
+    cases: tuple[list[Any], ...] = ([None, None], [award, None], [None, award])
+    for awards in cases:
         state["awards"] = awards
         shown = GAME.observe(state, 0).public["awards"]
         expected = [
@@ -133,7 +134,8 @@ def _ref_random_bot(v: View, rng: Rng) -> list[str]:
 def test_the_random_bot_writes_what_it_wrote_before(
     where: str, psi: int, sats: tuple[int, ...], limit: int, seed: bytes
 ) -> None:
-    state = make_state([where, "NE"], sats=sats, psi=[psi, 3], **{"max-extra-moves": limit})
+    options: dict[str, Any] = {"max-extra-moves": limit}
+    state = make_state([where, "NE"], sats=sats, psi=[psi, 3], **options)
     v = GAME.observe(state, 0)
     for n in range(4):
         mine, ref = Rng(seed + bytes([n])), Rng(seed + bytes([n]))
