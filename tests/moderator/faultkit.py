@@ -21,7 +21,7 @@ from pbem.timing import FixedClock
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from modkit import NAMES, T0, awaited, drop, new_game, order_block, read  # type: ignore[no-redef]
+    from modkit import NAMES, T0, awaited, drop, new_game, order_block, read
 else:
     from .modkit import NAMES, T0, awaited, drop, new_game, order_block, read
 

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,7 +91,7 @@ def _forked(
 @pytest.fixture(scope="module")
 def reference(
     base: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[dict[str, object], int, list[tuple[int, Path]]]:
+) -> tuple[dict[str, Any], int, list[tuple[int, Path]]]:
     """The uninterrupted run's outcome, its step count, and (steps before, copy) per round."""
     keys = load_keys(base / "keys")
     run = tmp_path_factory.mktemp("reference")
@@ -108,24 +109,24 @@ def reference(
 
 
 def test_reference_run_is_what_the_script_means(
-    reference: tuple[dict[str, object], int, list[tuple[int, Path]]],
+    reference: tuple[dict[str, Any], int, list[tuple[int, Path]]],
 ) -> None:
     result, steps, rounds = reference
     alpha, beta = result["alpha"], result["beta"]
-    assert alpha["save"]["turn"] >= 6 and beta["save"]["turn"] >= 6  # type: ignore[index]
+    assert alpha["save"]["turn"] >= 6 and beta["save"]["turn"] >= 6
     assert beta["stand_ins"] >= 2, "alice is played once on her deadline, then at once when abandoned"
-    kinds = " ".join(alpha["notices"])  # type: ignore[arg-type]
+    kinds = " ".join(alpha["notices"])
     assert "NOT NEEDED" in kinds and "signature does not match" in kinds and "cannot be read" in kinds
     assert "replaces your earlier orders" in kinds
-    assert beta["seats"]["alice"]["abandoned"]  # type: ignore[index]
-    assert beta["save"]["status"] == ["abandoned", "active", "active"]  # type: ignore[index]
+    assert beta["seats"]["alice"]["abandoned"]
+    assert beta["save"]["status"] == ["abandoned", "active", "active"]
     assert not alpha["inbox"] and not alpha["temp"] and not beta["temp"]
     assert steps > 100 and len(rounds) > 5
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_killed_at_any_step_and_restarted_ends_the_same(
-    reference: tuple[dict[str, object], int, list[tuple[int, Path]]], base: Path, tmp_path: Path
+    reference: tuple[dict[str, Any], int, list[tuple[int, Path]]], base: Path, tmp_path: Path
 ) -> None:
     """Kill at POINTS steps spread over the whole script, restart, compare.  Each run starts
     from the copy taken after the last round that ended before its crash step (the same
@@ -149,7 +150,7 @@ def test_killed_at_any_step_and_restarted_ends_the_same(
 
 
 def test_real_process_killed_with_sigkill_at_random_times(
-    base: Path, reference: tuple[dict[str, object], int, list[tuple[int, Path]]], tmp_path: Path
+    base: Path, reference: tuple[dict[str, Any], int, list[tuple[int, Path]]], tmp_path: Path
 ) -> None:
     expected, _, _ = reference
     keys = load_keys(base / "keys")

@@ -160,16 +160,17 @@ def _run_until(root: Path, state: Path, keys: dict[str, Identity], label: str, n
         try:
             seen = [0]
             real = durable.step
+            wanted = label
 
-            def step(text: str = "") -> None:
-                if text == label:
+            def step(label: str = "") -> None:
+                if label == wanted:
                     seen[0] += 1
                     if seen[0] == nth:
                         os._exit(durable.CRASH_EXIT)
-                real(text)
+                real(label)
 
-            durable.step = step  # type: ignore[assignment]
-            core.step = step  # type: ignore[attr-defined]
+            durable.step = step
+            core.step = step
             engine_folder.set_crash_hook(step)
             script(root, state, keys)
         except BaseException:

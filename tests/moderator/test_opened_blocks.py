@@ -53,7 +53,12 @@ def test_kept_openings_are_what_age_says(blocks: list[tuple[bytes, bool, bool]],
 def test_a_second_opening_costs_no_decryption(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
     real = pyrage.decrypt
-    monkeypatch.setattr(pyrage, "decrypt", lambda data, ids: calls.append(1) or real(data, ids))
+
+    def counting(data: bytes, ids: list[object]) -> bytes:
+        calls.append(1)
+        return real(data, ids)
+
+    monkeypatch.setattr(pyrage, "decrypt", counting)
     data = _seal(b"orders", MODERATOR, armored=True)
     assert MODERATOR.decrypt(data, keep=True) == MODERATOR.decrypt(data.decode("ascii")) == b"orders"
     assert len(calls) == 1, "opened once, the second answer kept"
@@ -74,7 +79,12 @@ def test_an_opening_without_keep_is_ages_work_every_time(monkeypatch: pytest.Mon
     benchmark's crypto floor, a player's report read twice) asks age each time."""
     calls: list[int] = []
     real = pyrage.decrypt
-    monkeypatch.setattr(pyrage, "decrypt", lambda data, ids: calls.append(1) or real(data, ids))
+
+    def counting(data: bytes, ids: list[object]) -> bytes:
+        calls.append(1)
+        return real(data, ids)
+
+    monkeypatch.setattr(pyrage, "decrypt", counting)
     reader = Identity.generate("reader")
     data = _seal(b"the floor", reader, armored=True)
     assert [reader.decrypt(data) for _ in range(3)] == [b"the floor"] * 3
@@ -93,7 +103,12 @@ def test_the_press_look_ahead_opens_an_order_file_for_the_order_reader(
     text = seal(sign(alice, OrderHeader("X", 1, "alice", 1), ["draw"]), [moderator.public()])
     calls: list[int] = []
     real = pyrage.decrypt
-    monkeypatch.setattr(pyrage, "decrypt", lambda data, ids: calls.append(1) or real(data, ids))
+
+    def counting(data: bytes, ids: list[object]) -> bytes:
+        calls.append(1)
+        return real(data, ids)
+
+    monkeypatch.setattr(pyrage, "decrypt", counting)
     assert open_press(text, moderator, "inbox/alice/t1.txt") is None
     assert "Player: alice" in unseal(text, moderator, "inbox/alice/t1.txt")
     assert len(calls) == 1

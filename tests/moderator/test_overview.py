@@ -127,7 +127,7 @@ def test_old_plain_line_records_still_load_and_read(root, keys, clock) -> None:
 def test_reading_any_journal_never_raises(log: list[object]) -> None:
     entries = read_entries(log)
     assert all(e.kind in KINDS for e in entries)
-    record = Record(log=tuple(x for x in log if isinstance(x, (str, dict))))  # type: ignore[misc]
+    record = Record(log=tuple(x for x in log if isinstance(x, (str, dict))))
     grown = record.logged("next", at=T0)
     assert read_entries(grown.log)[-1].text == "next"
     assert [e.line() for e in entries] or not entries

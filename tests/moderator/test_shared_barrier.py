@@ -95,10 +95,10 @@ def test_each_game_keeps_its_order_with_one_barrier_a_batch(
     assert held_at_next_intent == {"g1": True, "g2": True}, "a game's lock is held until its end record"
     last_removal = max(i for i, e in enumerate(events) if e[0] == "remove")
     assert syncs[-1] > last_removal, "the pass ends synced"
-    for game in games:
-        assert read(game).turn == 2 and not any((game / "inbox").rglob("*.txt"))
-        assert not FolderLock(game).held
-        with FolderLock(game).hold(0) as mine:
+    for game_dir in games:
+        assert read(game_dir).turn == 2 and not any((game_dir / "inbox").rglob("*.txt"))
+        assert not FolderLock(game_dir).held
+        with FolderLock(game_dir).hold(0) as mine:
             assert mine, "every lock is let go by the end of the pass"
 
 
@@ -211,7 +211,7 @@ def test_a_waiting_group_ends_once_after_a_barrier_that_synced_its_files(
     monkeypatch.setattr(os, "open", fake_open)
     monkeypatch.setattr(os, "fsync", lambda fd: synced.append(opened[fd]))
     monkeypatch.setattr(durable, "USE_SYNCFS", False)
-    ends: list[tuple[str, object]] = []
+    ends: list[tuple[object, ...]] = []
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
     with durable.grouped():

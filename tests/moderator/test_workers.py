@@ -79,7 +79,7 @@ def test_a_dying_worker_costs_only_this_pass(root: Path, keys, clock, monkeypatc
     games = _ready_root(root, keys, 3)
     real_work = Moderator.work
 
-    def dies_on_g1(self: Moderator, game_dir: Path, now: int):  # type: ignore[no-untyped-def]
+    def dies_on_g1(self: Moderator, game_dir: Path, now: int):
         if game_dir.name == "g1":
             os._exit(9)  # as a kill would (the worker is a forked child)
         return real_work(self, game_dir, now)
