@@ -142,7 +142,7 @@ def test_open_blocks_take_linear_time() -> None:
     text = ("-----BEGIN PBEM ORDERS-----\n" * 20000) + unsigned_block().decode()
     started = time.perf_counter()
     [block] = find_blocks(text, "x")
-    assert block.data.endswith("-----END PBEM ORDERS-----\n")
+    assert isinstance(block.data, str) and block.data.endswith("-----END PBEM ORDERS-----\n")
     assert time.perf_counter() - started < 2
 
 

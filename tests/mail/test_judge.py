@@ -91,7 +91,7 @@ class MailPlayer:
         client.select("INBOX")
         _, data = client.uid("SEARCH", "UNSEEN")
         out = []
-        for uid in (data[0] or b"").split():
+        for uid in (data[0] or b"").decode("ascii").split():
             _, parts = client.uid("FETCH", uid, "(RFC822)")
             raw = next(p[1] for p in parts if isinstance(p, tuple))
             msg = message_from_bytes(raw, policy=policy.default)
@@ -256,9 +256,15 @@ def test_mail_problems_get_clear_answers(
     alice.send(forged_from, sender="bob@example.org")
     judge.run_once()
     alice_mail = alice.new_mail()
-    bodies = "\n".join(
-        m.get_content() if not m.is_multipart() else m.get_body(("plain",)).get_content() for m in alice_mail
-    )
+
+    def text_of(m: EmailMessage) -> str:
+        if not m.is_multipart():
+            return m.get_content()
+        body = m.get_body(("plain",))
+        assert body is not None
+        return body.get_content()
+
+    bodies = "\n".join(text_of(m) for m in alice_mail)
     assert "plain text" in bodies, "the HTML-only mail is answered"
     assert "ACCEPTED" in bodies, "the signature, not the From header, decides who sent the orders"
     bob_mail = players["bob"].new_mail()
@@ -307,11 +313,11 @@ def test_intake_is_idempotent_across_a_crash(
     client.login("judge", imap_server.users["judge"])
     client.select("processed")
     _, uids = client.uid("SEARCH", "ALL")
-    for uid in (uids[0] or b"").split():  # put the mail back as if it had never been flagged
+    for uid in (uids[0] or b"").decode("ascii").split():  # put the mail back as if it had never been flagged
         client.uid("COPY", uid, "INBOX")
     client.select("INBOX")
     _, uids = client.uid("SEARCH", "ALL")
-    for uid in (uids[0] or b"").split():
+    for uid in (uids[0] or b"").decode("ascii").split():
         client.uid("STORE", uid, "-FLAGS", "($PbemDone)")
     client.logout()
     again = judge.intake()
@@ -321,10 +327,10 @@ def test_intake_is_idempotent_across_a_crash(
     client.login("judge", imap_server.users["judge"])
     client.select("processed")
     _, uids = client.uid("SEARCH", "ALL")
-    client.uid("COPY", (uids[0] or b"").split()[-1], "INBOX")
+    client.uid("COPY", (uids[0] or b"").decode("ascii").split()[-1], "INBOX")
     client.select("INBOX")
     _, uids = client.uid("SEARCH", "ALL")
-    for uid in (uids[0] or b"").split():
+    for uid in (uids[0] or b"").decode("ascii").split():
         client.uid("STORE", uid, "-FLAGS", "($PbemDone)")
     client.logout()
     third = judge.intake()

@@ -106,7 +106,7 @@ def _no_fsync() -> Iterator[None]:
         yield
 
 
-class World(tuple):  # type: ignore[type-arg]
+class World(tuple):
     """The fixture's tuple, with a short repr for hypothesis' failure reports."""
 
     def __repr__(self) -> str:
@@ -125,7 +125,7 @@ def world(
     judge = make_judge(root, keys, tmp / "state", box)
     judge.moderator.run_pass()
     good = good_mail(root, "game", keys["alice"])
-    return World((tmp, root, box, judge, snapshot(root / "game"), good))  # type: ignore[return-value]
+    return World((tmp, root, box, judge, snapshot(root / "game"), good))
 
 
 def _seeds(good: bytes) -> list[bytes]:

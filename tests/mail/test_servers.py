@@ -6,7 +6,7 @@ import pytest
 
 from pbem.errors import UsageError
 from pbem.mail.imap import Mailbox
-from pbem.mail.settings import mail_settings
+from pbem.mail.settings import MailSettings, mail_settings
 from pbem.mail.smtp import MailError, Outgoing, send
 
 from .mailservers import ImapServer, SmtpServer
@@ -14,7 +14,7 @@ from .mailservers import ImapServer, SmtpServer
 pytestmark = pytest.mark.mail
 
 
-def _settings(smtp: SmtpServer, imap: ImapServer, **extra: object) -> object:
+def _settings(smtp: SmtpServer, imap: ImapServer, **extra: object) -> MailSettings:
     config = {
         "mail": {
             "address": "judge@example.org",
@@ -39,7 +39,7 @@ def _settings(smtp: SmtpServer, imap: ImapServer, **extra: object) -> object:
 
 
 @pytest.fixture
-def settings(smtp: SmtpServer, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch) -> object:
+def settings(smtp: SmtpServer, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch) -> MailSettings:
     monkeypatch.setenv("PBEM_TEST_IMAP_PW", imap_server.users["judge"])
     monkeypatch.setenv("PBEM_TEST_SMTP_PW", smtp.password)
     return _settings(smtp, imap_server)
@@ -53,7 +53,9 @@ def test_one_mail_per_recipient_with_body_and_attachments(settings, smtp: SmtpSe
     assert send(settings, mails) == ["k-a", "k-b"]
     assert [rcpts for rcpts, _ in smtp.received] == [["alice@example.org"], ["bob@example.org"]]
     [alice] = smtp.messages("alice@example.org")
-    assert alice.get_body(("plain",)).get_content().strip() == "report for alice"
+    body = alice.get_body(("plain",))
+    assert body is not None
+    assert body.get_content().strip() == "report for alice"
     assert [p.get_filename() for p in alice.iter_attachments()] == ["board.svg"]
     [bob] = smtp.messages("bob@example.org")
     assert "alice" not in bob.as_string()
