@@ -642,7 +642,7 @@ def test_the_rules_code_loads_every_card() -> None:
     assert loaded.dog.healthy.seeks == tuple(DATA["dog"]["dog"]["healthy"]["seeks"])
 
 
-lines = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
+lines = st.text(st.characters(blacklist_categories=["Cs"]), max_size=60)
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

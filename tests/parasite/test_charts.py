@@ -16,7 +16,12 @@ from pbem_games.parasite import GAME
 from pbem_games.parasite.charts import HAND, HEALTH, TOKENS
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "6"))
-VARIANTS = ({}, {"dog": True}, {"reactions": "windows"}, {"unknown-infections": True})
+VARIANTS: tuple[dict[str, Any], ...] = (
+    {},
+    {"dog": True},
+    {"reactions": "windows"},
+    {"unknown-infections": True},
+)
 
 
 def test_the_game_exposes_the_archive_hooks() -> None:

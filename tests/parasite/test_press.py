@@ -22,9 +22,11 @@ def _phases_of_a_game(options: dict[str, Any], seed: int) -> list[tuple[str, str
         # Only public facts decide the phase: every seat's view gives the same answer.
         assert all(game_phase(GAME, GAME.observe(state, s)) == phase for s in GAME.to_act(state))
         seen.append(phase)
-        orders = bot_orders(
-            GAME, state, "random", lambda seat, step=steps: Rng(f"b{seed}/{step}/{seat}".encode())
-        )
+
+        def rng_for(seat: int, step: int = steps) -> Rng:
+            return Rng(f"b{seed}/{step}/{seat}".encode())
+
+        orders = bot_orders(GAME, state, "random", rng_for)
         state = GAME.resolve(state, orders, Rng(f"r{seed}/{steps}".encode())).state
         steps += 1
     seen.append(game_phase(GAME, GAME.observe(state, None)))

@@ -19,8 +19,9 @@ from pbem_games.parasite.cards import load_cards
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "12"))
 CARDS = load_cards()
 ALL_CARDS = Counter(c for deck in CARDS.decks.values() for c in deck)
-VARIANTS = ({}, {"dog": True}, {"arctic-pot-luck": True}, {"untidy": True}, {"unknown-infections": True},
-            {"reactions": "windows"}, {"activation-events": "kept"}, {"difficulty": "harder"})  # fmt: skip
+VARIANTS: tuple[dict[str, Any], ...] = (
+    {}, {"dog": True}, {"arctic-pot-luck": True}, {"untidy": True}, {"unknown-infections": True},
+    {"reactions": "windows"}, {"activation-events": "kept"}, {"difficulty": "harder"})  # fmt: skip
 
 
 def _cards_everywhere(s: dict[str, Any]) -> Counter[str]:
@@ -74,7 +75,11 @@ def test_bot_games_conserve_everything_and_end(
     while GAME.outcome(state) is None:
         _check(state, infections)
         assert steps < 2000, "the game ends"
-        orders = bot_orders(GAME, state, bot, lambda seat, step=steps: Rng(f"b{seed}/{step}/{seat}".encode()))
+
+        def rng_for(seat: int, step: int = steps) -> Rng:
+            return Rng(f"b{seed}/{step}/{seat}".encode())
+
+        orders = bot_orders(GAME, state, bot, rng_for)
         state = GAME.resolve(state, orders, Rng(f"r{seed}/{steps}".encode())).state
         steps += 1
     _check(state, infections)

@@ -19,7 +19,7 @@ CARDS = load_cards()
 State = dict[str, Any]
 
 
-def _set(**fields: Any):  # type: ignore[no-untyped-def]
+def _set(**fields: Any):
     """A change that sets state fields (``hands_1=[...]`` sets seat 1's hand)."""
 
     def change(s: State) -> None:

@@ -13,8 +13,8 @@ from pbem_games.parasite.context import Ctx
 from pbem_games.parasite.winning import wins_now
 
 
-def _hands(**hands: list[str]):  # type: ignore[no-untyped-def]
-    def change(s):  # type: ignore[no-untyped-def]
+def _hands(**hands: list[str]):
+    def change(s):
         for key, cards in hands.items():
             s["hands"][int(key[1:])] = list(cards)
 
@@ -154,7 +154,7 @@ def test_helipad_activation_looks_at_two_and_leaves_one() -> None:
 def test_a_mission_passes_with_enough_players_on_it() -> None:
     s = new_game(4)
 
-    def change(s):  # type: ignore[no-untyped-def]
+    def change(s):
         s["mission"] = "fuel-run"
         s["loc"] = ["mission", "mission", "office", "office"]
         s["health"] = ["distressed", "distressed", "healthy", "healthy"]
@@ -174,7 +174,7 @@ def test_a_mission_passes_with_enough_players_on_it() -> None:
 def test_dog_lover_wins_when_the_dog_escapes_and_no_parasite_does() -> None:
     s = new_game(4, dog=True)
 
-    def change(s):  # type: ignore[no-untyped-def]
+    def change(s):
         s["infection"][0] = ["dog-lover"]
         s["infection"][1] = ["evacuee"]
         s["infection"][4] = ["immune"]

@@ -344,7 +344,9 @@ def test_tokens_under_unknown_infections_are_not_shown_by_giving_them_back() -> 
 
 
 # ---- through the real pipeline ----------------------------------------------------------------
-def _outsider_sizes(folder: Path, seen: dict[str, Any]) -> dict[str, tuple[int, tuple[int, ...]]]:
+def _outsider_sizes(
+    folder: Path, seen: dict[tuple[str, int], tuple[int, tuple[int, ...]]]
+) -> dict[str, tuple[int, tuple[int, ...]]]:
     """Every file of the folder with its outsider byte count (``seen``: files already
     measured, by path and modification time, so each turn measures only what changed)."""
     from test_sizes import outsider_size
