@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -67,15 +68,15 @@ class Table:
             if p.is_file() and not p.name.startswith(".")
         }
 
-    def save(self) -> dict[str, object]:
-        body: dict[str, object] = json.loads((self.game / "save.json").read_text())["body"]
+    def save(self) -> dict[str, Any]:
+        body: dict[str, Any] = json.loads((self.game / "save.json").read_text())["body"]
         return body
 
     def awaited(self) -> list[str]:
         save = self.save()
-        names = [p["card"]["name"] for p in save["players"]]  # type: ignore[index, union-attr]
-        submitted = set(save["submitted"])  # type: ignore[arg-type]
-        return [names[s] for s in save["awaiting"] if s not in submitted]  # type: ignore[union-attr]
+        names = [p["card"]["name"] for p in save["players"]]
+        submitted = set(save["submitted"])
+        return [names[s] for s in save["awaiting"] if s not in submitted]
 
     def report(self, name: str) -> Path:
         return self.game / "reports" / f"turn-{self.save()['turn']:04d}" / f"{name}.txt"

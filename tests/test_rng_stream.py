@@ -182,7 +182,7 @@ def test_the_key_is_derived_at_the_first_draw_from_the_material_given() -> None:
     idle = Rng(b"step")
     assert idle._key is None
     material = bytearray(b"seed")
-    late = Rng(material)
+    late = Rng(material)  # type: ignore[arg-type]  # a bytearray on purpose: Rng must copy it
     material[:] = b"other"
     plain = PlainRng(b"seed")
     assert [late.randbelow(100) for _ in range(50)] == [plain.randbelow(100) for _ in range(50)]

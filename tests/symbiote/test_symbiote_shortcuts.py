@@ -31,7 +31,7 @@ def test_one_five_is_no_set_and_two_are() -> None:
     assert could_hold_set(["5H", "5H"])
 
 
-def _answer(view, texts):  # type: ignore[no-untyped-def]
+def _answer(view, texts):
     try:
         return GAME.validate(view, lines(*texts))
     except OrderErrors as exc:

@@ -95,5 +95,5 @@ def test_the_final_report_names_the_winners() -> None:
     assert outcome is not None
     assert "final position" in public and "Winner" in public
     for seat in range(3):
-        assert f"score {outcome.scores[seat]}" in public  # type: ignore[index]
+        assert f"score {outcome.scores[seat]}" in public
     assert GAME.pictures(GAME.observe(state, None)) == {}

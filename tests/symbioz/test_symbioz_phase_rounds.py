@@ -49,7 +49,7 @@ def test_round_one_starts_with_multiplication_and_reads_only_grow_orders() -> No
     with pytest.raises(OrderErrors) as caught:
         GAME.validate(view, lines("grow C1 -> C1", "crapit C1 eat red"))
     [error] = caught.value.errors
-    assert isinstance(error, IllegalOrderError) and error.line.number == 2
+    assert isinstance(error, IllegalOrderError) and error.line is not None and error.line.number == 2
     assert "phase 2 (multiplication): only grow orders" in str(error)
     assert "crapit orders are written in the Crapits phase's own round" in str(error)
     assert GAME.validate(view, lines("grow C1 -> C1"))["grow"]
