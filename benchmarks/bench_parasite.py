@@ -19,7 +19,11 @@ def play(seed: int, players: int, bot: str, options: dict[str, object]) -> int:
     state = GAME.setup(players, options, Rng(f"s{seed}".encode()))
     steps = 0
     while GAME.outcome(state) is None:
-        orders = bot_orders(GAME, state, bot, lambda seat, step=steps: Rng(f"b{seed}/{step}/{seat}".encode()))
+
+        def rng_for(seat: int, step: int = steps) -> Rng:
+            return Rng(f"b{seed}/{step}/{seat}".encode())
+
+        orders = bot_orders(GAME, state, bot, rng_for)
         state = GAME.resolve(state, orders, Rng(f"r{seed}/{steps}".encode())).state
         steps += 1
     return steps

@@ -27,7 +27,11 @@ def play(seed: int, players: int, bot: str, options: dict[str, object]) -> tuple
     events: list[str] = []
     steps = 0
     while GAME.outcome(state) is None:
-        orders = bot_orders(GAME, state, bot, lambda seat, step=steps: Rng(f"b{seed}/{step}/{seat}".encode()))
+
+        def rng_for(seat: int, step: int = steps) -> Rng:
+            return Rng(f"b{seed}/{step}/{seat}".encode())
+
+        orders = bot_orders(GAME, state, bot, rng_for)
         result = GAME.resolve(state, orders, Rng(f"r{seed}/{steps}".encode()))
         events += [e.text for e in result.events if e.to is None]
         state = result.state
