@@ -13,7 +13,8 @@ from pbem.game import Bot, GameInfo, Outcome, Resolution, View
 from pbem.lazy import lazy
 from pbem.padding import Padding
 from pbem.rng import Rng
-from pbem_games.symbioz import state
+
+from . import state
 
 INFO = GameInfo(
     name="symbioz",
@@ -31,7 +32,7 @@ INFO = GameInfo(
 
 
 def _bots() -> Mapping[str, Bot]:
-    from pbem_games.symbioz import bots
+    from . import bots
 
     return MappingProxyType({"random": bots.random_bot, "greedy": bots.greedy_bot})
 
@@ -50,7 +51,7 @@ class Symbioz:
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> state.State:
         """The state before turn 1.  Raises ValueError for 1 or 5+ players or a bad option."""
-        from pbem_games.symbioz import rounds
+        from . import rounds
 
         return rounds.start(state.new_state(players, options, rng))
 
@@ -60,7 +61,7 @@ class Symbioz:
         if st["over"]:
             return ()
         if state.phase_rounds(st):
-            from pbem_games.symbioz import rounds
+            from . import rounds
 
             return rounds.asked(st)
         return state.play_order(st["players"], st["first"])
@@ -70,7 +71,7 @@ class Symbioz:
 
     def order_form(self, v: View) -> list[str]:
         """Commented blank order file for the seat."""
-        from pbem_games.symbioz import view
+        from . import view
 
         return view.order_form(v)
 
@@ -85,10 +86,10 @@ class Symbioz:
         """One whole turn, or with ``order-rounds=phase`` one phase (the rules use no chance
         after setup); pure."""
         if state.phase_rounds(st):
-            from pbem_games.symbioz import rounds
+            from . import rounds
 
             return rounds.resolve_phase(st, all_orders)
-        from pbem_games.symbioz import phases
+        from . import phases
 
         return phases.resolve_turn(st, all_orders)
 
@@ -104,20 +105,20 @@ class Symbioz:
 
     def describe(self, v: View) -> tuple[str, str]:
         """The compact text table of the board for the mail body."""
-        from pbem_games.symbioz import view
+        from . import view
 
         return view.describe(v)
 
     def describe_private(self, v: View) -> str:
         """The private text alone (the public text depends on v.public only), so the
         engine renders the public part once a turn (pbem.game.DescribedOnce)."""
-        from pbem_games.symbioz import view
+        from . import view
 
         return view.describe_private(v)
 
     def pictures(self, v: View) -> dict[str, str]:
         """The board as SVG, drawn from the public view only."""
-        from pbem_games.symbioz import svg
+        from . import svg
 
         return {"board.svg": svg.board_svg(v.public)}
 

@@ -13,8 +13,9 @@ from typing import Any
 
 from pbem.game import Game, View
 from pbem.rng import Rng
-from pbem_games.symbioz.board import BY_NAME, adjacency
-from pbem_games.symbioz.state import (
+
+from .board import BY_NAME, adjacency
+from .state import (
     COLOURS,
     PAWNS,
     PHASE_VERBS,

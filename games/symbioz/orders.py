@@ -37,8 +37,9 @@ from pbem.game import (
     OrderLine,
     View,
 )
-from pbem_games.symbioz.board import ORDER, adjacency
-from pbem_games.symbioz.state import (
+
+from .board import ORDER, adjacency
+from .state import (
     COLOURS,
     PAWNS,
     PHASE_VERBS,

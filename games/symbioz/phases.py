@@ -25,9 +25,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.game import Event, Resolution
-from pbem_games.symbioz import policy
-from pbem_games.symbioz.board import ORDER, adjacency
-from pbem_games.symbioz.state import (
+
+from . import policy
+from .board import ORDER, adjacency
+from .state import (
     SATURATION,
     TURNS,
     State,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pbem_games.symbioz.board import ORDER
+from .board import ORDER
 
 
 def buy_square(legal: Sequence[str], zerbs: Mapping[str, Sequence[int]], seat: int) -> str | None:

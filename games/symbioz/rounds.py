@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.game import Event, Resolution
-from pbem_games.symbioz.phases import Turn, finish, play_phase
-from pbem_games.symbioz.state import (
+
+from .phases import Turn, finish, play_phase
+from .state import (
     PAWNS,
     PHASE_VERBS,
     PHASES,

@@ -25,7 +25,8 @@ from typing import Any
 
 from pbem.game import Variant
 from pbem.rng import Rng
-from pbem_games.symbioz.board import BY_NAME, squares_in_play, start_squares
+
+from .board import BY_NAME, squares_in_play, start_squares
 
 State = dict[str, Any]
 

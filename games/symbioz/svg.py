@@ -13,8 +13,8 @@ import math
 from html import escape
 from typing import Any
 
-from pbem_games.symbioz.board import SQUARES, Square
-from pbem_games.symbioz.state import colour_name, symbioz_counts
+from .board import SQUARES, Square
+from .state import colour_name, symbioz_counts
 
 SIZE = 640
 BELOW = 90

@@ -14,9 +14,10 @@ from typing import Any
 from pbem.game import View
 from pbem.render import render
 from pbem.wording import WIDTH
-from pbem_games.symbioz.board import BY_NAME, adjacency
-from pbem_games.symbioz.rounds import has_choice, phase_title
-from pbem_games.symbioz.state import (
+
+from .board import BY_NAME, adjacency
+from .rounds import has_choice, phase_title
+from .state import (
     COLOURS,
     PAWNS,
     SATURATION,
