@@ -89,10 +89,28 @@ def test_a_missed_row(
     slow machine is measured again, at most ATTEMPTS times, and judged at the fastest moment."""
     run.PROBES.append(1.0)
     _probes(run, monkeypatch, readings)
+    monkeypatch.setattr(run, "SETTLE", 0.0)  # one probe before a new attempt, however slow
     left = iter(rates)
     attempts = run.attempts_of(lambda k: next(left), lambda r: r >= 1000)
     assert [a[0] for a in attempts] == measured and len(attempts) <= run.ATTEMPTS == 3
     assert run.judged(attempts) == (rate, moment)
+
+
+def test_a_new_attempt_waits_for_the_machine_to_be_quick_again(
+    run: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run.PROBES.append(1.0)
+    # attempt 1 at 1.7x; then 1.6 and 1.5 (still slow), 1.1 (quick): attempt 2 starts there
+    _probes(run, monkeypatch, [1.7, 1.7, 1.6, 1.5, 1.1, 1.1])
+    rates = iter([700.0, 1200.0])
+    attempts = run.attempts_of(lambda k: next(rates), lambda r: r >= 1000)
+    assert attempts == [(700.0, 1.7), (1200.0, 1.1)]
+
+
+def test_the_wait_for_a_quick_moment_is_bounded(run: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    run.PROBES.append(1.0)
+    _probes(run, monkeypatch, [1.9, 1.8])
+    assert run.settle(0.0) == 1.9  # no time left: the one reading, slow as it is
 
 
 def test_the_engine_only_row_plays_whole_games(run: ModuleType) -> None:
