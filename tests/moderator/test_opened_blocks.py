@@ -27,6 +27,19 @@ def _seal(plain: bytes, to: Identity, armored: bool) -> bytes:
     return pyrage.encrypt(plain, [recipient], armored=armored)
 
 
+def _count_age(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count age's decryptions from here on: one entry in the list returned per call."""
+    calls: list[int] = []
+    real = pyrage.decrypt
+
+    def counting(data: bytes, ids: list[object]) -> bytes:
+        calls.append(1)
+        return real(data, ids)
+
+    monkeypatch.setattr(pyrage, "decrypt", counting)
+    return calls
+
+
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(
     st.lists(st.tuples(st.binary(max_size=300), st.booleans(), st.booleans()), min_size=1, max_size=12),
@@ -51,14 +64,7 @@ def test_kept_openings_are_what_age_says(blocks: list[tuple[bytes, bool, bool]],
 
 
 def test_a_second_opening_costs_no_decryption(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[int] = []
-    real = pyrage.decrypt
-
-    def counting(data: bytes, ids: list[object]) -> bytes:
-        calls.append(1)
-        return real(data, ids)
-
-    monkeypatch.setattr(pyrage, "decrypt", counting)
+    calls = _count_age(monkeypatch)
     data = _seal(b"orders", MODERATOR, armored=True)
     assert MODERATOR.decrypt(data, keep=True) == MODERATOR.decrypt(data.decode("ascii")) == b"orders"
     assert len(calls) == 1, "opened once, the second answer kept"
@@ -77,14 +83,7 @@ def test_a_second_opening_costs_no_decryption(monkeypatch: pytest.MonkeyPatch) -
 def test_an_opening_without_keep_is_ages_work_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Only the look ahead keeps: a reader that opens the same block again and again (a
     benchmark's crypto floor, a player's report read twice) asks age each time."""
-    calls: list[int] = []
-    real = pyrage.decrypt
-
-    def counting(data: bytes, ids: list[object]) -> bytes:
-        calls.append(1)
-        return real(data, ids)
-
-    monkeypatch.setattr(pyrage, "decrypt", counting)
+    calls = _count_age(monkeypatch)
     reader = Identity.generate("reader")
     data = _seal(b"the floor", reader, armored=True)
     assert [reader.decrypt(data) for _ in range(3)] == [b"the floor"] * 3
@@ -101,14 +100,7 @@ def test_the_press_look_ahead_opens_an_order_file_for_the_order_reader(
 
     moderator, alice = Identity.generate("moderator"), Identity.generate("alice")
     text = seal(sign(alice, OrderHeader("X", 1, "alice", 1), ["draw"]), [moderator.public()])
-    calls: list[int] = []
-    real = pyrage.decrypt
-
-    def counting(data: bytes, ids: list[object]) -> bytes:
-        calls.append(1)
-        return real(data, ids)
-
-    monkeypatch.setattr(pyrage, "decrypt", counting)
+    calls = _count_age(monkeypatch)
     assert open_press(text, moderator, "inbox/alice/t1.txt") is None
     assert "Player: alice" in unseal(text, moderator, "inbox/alice/t1.txt")
     assert len(calls) == 1
