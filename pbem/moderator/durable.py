@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import sys
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from pbem.folder import TEMP_PREFIX, atomic_write, fsync_dir
@@ -159,6 +160,20 @@ SyncFs = Callable[[int], None]
 _syncfs: list[SyncFs | None] = []
 
 
+def kernel_release() -> str:
+    """The running kernel's release (``uname -r``)."""
+    return os.uname().release
+
+
+def syncfs_reports_errors(release: str) -> bool:
+    """True if a Linux kernel of release ``release`` (``os.uname().release``, such as
+    "6.1.0-18-amd64") reports write errors from ``syncfs``: 5.8 and later.  Before 5.8 it
+    returned success when a file's writeback had failed, so a barrier could not know its
+    files were on disk.  A release that does not start with a version: False."""
+    match = re.match(r"(\d+)\.(\d+)", release)
+    return match is not None and (int(match[1]), int(match[2])) >= (5, 8)
+
+
 def _load_syncfs() -> SyncFs | None:
     """``syncfs(2)`` through ctypes on Linux (one call syncs a whole file system); None
     elsewhere or where the C library lacks it."""
@@ -182,10 +197,15 @@ def _load_syncfs() -> SyncFs | None:
     return syncfs
 
 
-def syncfs_function() -> SyncFs | None:
-    """The system's ``syncfs``, loaded once (None where there is none)."""
+def syncfs_function(*, reporting: bool = True) -> SyncFs | None:
+    """The system's ``syncfs``, loaded once (None where there is none).  ``reporting``: only
+    a ``syncfs`` that reports write errors, as a barrier needs (None on a kernel older than
+    5.8, :func:`syncfs_reports_errors`: barriers there fsync each file and folder, which
+    reports them)."""
     if not _syncfs:
         _syncfs.append(_load_syncfs())
+    if reporting and not syncfs_reports_errors(kernel_release()):
+        return None
     return _syncfs[0]
 
 
@@ -201,16 +221,8 @@ def sync_paths(files: Collection[str], folders: Collection[str]) -> None:
     when the disk reports a write error."""
     syncfs = syncfs_function() if USE_SYNCFS else None
     if syncfs is not None:
-        devices: dict[int, str] = {}
-        for folder in folders:
-            with contextlib.suppress(OSError):
-                devices.setdefault(os.stat(folder).st_dev, folder)
-        for folder in devices.values():
-            fd = os.open(folder, os.O_RDONLY)
-            try:
-                syncfs(fd)
-            finally:
-                os.close(fd)
+        for folder in _one_per_device(folders):
+            _syncfs_at(syncfs, folder)
         return
     for name in files:
         with contextlib.suppress(FileNotFoundError):
@@ -223,15 +235,36 @@ def sync_paths(files: Collection[str], folders: Collection[str]) -> None:
         fsync_dir(folder)
 
 
+def _one_per_device(folders: Iterable[str]) -> list[str]:
+    """One of ``folders`` for each file system they are on (those that cannot be reached left
+    out: nothing was written there)."""
+    devices: dict[int, str] = {}
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            devices.setdefault(os.stat(folder).st_dev, folder)
+    return list(devices.values())
+
+
+def _syncfs_at(syncfs: SyncFs, folder: str) -> None:
+    """``syncfs`` of the file system ``folder`` is on.  Raises OSError."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        syncfs(fd)
+    finally:
+        os.close(fd)
+
+
 def sync_filesystems(folders: Collection[str | os.PathLike[str]]) -> None:
     """Make everything written on the file systems of ``folders`` durable: one ``syncfs``
     each where the system has it, else one ``sync`` of every file system.  Raises OSError
-    when the disk reports a write error."""
-    syncfs = syncfs_function() if USE_SYNCFS else None
+    when the disk reports a write error (``syncfs`` on Linux 5.8 and later; ``sync`` and
+    older kernels report none: what this call follows is redone by the next pass)."""
+    syncfs = syncfs_function(reporting=False) if USE_SYNCFS else None
     if syncfs is None:
         os.sync()
         return
-    sync_paths((), [os.fspath(f) for f in folders])
+    for folder in _one_per_device(os.fspath(f) for f in folders):
+        _syncfs_at(syncfs, folder)
 
 
 End = Callable[[OSError | None], None]
