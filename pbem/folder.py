@@ -9,6 +9,7 @@ and :func:`sweep_temp` can remove strays.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import sys
@@ -45,16 +46,37 @@ def crash_point(name: str, hook: CrashHook | None = None) -> None:
         chosen(name)
 
 
+_NO_FOLDER_SYNC = frozenset(
+    {
+        errno.EINVAL,  # fsync(2): "fd is bound to a special file which does not support synchronization"
+        errno.EROFS,
+        errno.ENOTSUP,
+        errno.EOPNOTSUPP,
+        errno.ENOSYS,
+        errno.EBADF,
+        errno.ENOTTY,
+        errno.EPERM,  # network and FUSE file systems that refuse a folder's fsync
+        errno.EACCES,
+    }
+)
+"""What an ``fsync`` of a folder answers where the file system does not offer it (the
+write errors, ``EIO``, ``ENOSPC``, ``EDQUOT`` and any other, are raised)."""
+
+
 def fsync_dir(path: str | os.PathLike[str]) -> None:
-    """Make a rename or creation in ``path`` durable (no-op where unsupported)."""
+    """Make a rename or creation in ``path`` durable.  Does nothing where folders cannot be
+    opened or synced (Windows; a file system that answers ``EINVAL`` or ``ENOTSUP``).
+    Raises OSError for a write error (``EIO``, ``ENOSPC``...): what the caller relies on may
+    not be on disk, and must not be taken as durable."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
         return
     try:
         os.fsync(fd)
-    except OSError:
-        pass
+    except OSError as exc:
+        if exc.errno not in _NO_FOLDER_SYNC:
+            raise
     finally:
         os.close(fd)
 
