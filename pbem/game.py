@@ -221,8 +221,12 @@ class Game(Protocol):
 
     info: GameInfo
 
-    bots: Mapping[str, Bot]
-    """At least ``random`` (uniform over legal orders) and ``greedy`` (sensible play)."""
+    @property
+    def bots(self) -> Mapping[str, Bot]:
+        """At least ``random`` (uniform over legal orders) and ``greedy`` (sensible play).
+
+        Read-only: pbem never sets it, and a game may compute it (a property, pbem.lazy)."""
+        ...
 
     def setup(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         """Return the initial state for ``players`` seats (0-based) and validated options."""

@@ -16,6 +16,7 @@ from pbem.canonical import dumps, loads
 from pbem.game import Game, OrderLine, View
 from pbem.registry import game_names, get_game
 from pbem.rng import Rng
+from pbem_games import jovian_syzygy, parasite, symbiote, symbioz
 
 MAX_STEPS = 5000
 
@@ -87,6 +88,19 @@ def test_declared_facts(name: str) -> None:
     assert {"random", "greedy"} <= set(game.bots)
     for variant in info.variants:
         assert isinstance(variant.default, (bool, int, str))
+
+
+def test_shipped_games_are_games_to_the_type_checker() -> None:
+    """Each shipped ``GAME`` is what the registry loads, and CI's mypy checks this dict's
+    annotation: every one must be accepted where a pbem.game.Game is expected (Parasite's
+    read-only ``bots`` property was refused while the protocol declared a settable attribute)."""
+    shipped: dict[str, Game] = {
+        "jovian-syzygy": jovian_syzygy.GAME,
+        "parasite": parasite.GAME,
+        "symbiote": symbiote.GAME,
+        "symbioz": symbioz.GAME,
+    }
+    assert {name: get_game(name) for name in shipped} == shipped
 
 
 @pytest.mark.parametrize("name", game_names())
