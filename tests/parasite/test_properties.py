@@ -68,7 +68,7 @@ def test_bot_games_conserve_everything_and_end(
     players: int, variant: dict[str, Any], bot: str, seed: int
 ) -> None:
     state = GAME.setup(players, variant, Rng(f"p{seed}".encode()))
-    infections = Counter(state["infection_deck"])
+    infections: Counter[str] = Counter(state["infection_deck"])
     for cards in state["infection"]:
         infections.update(cards)
     steps = 0

@@ -364,7 +364,8 @@ def test_all_players_dead_means_no_winner_whatever_the_cards_say() -> None:
     edit(s, lambda s: s["decks"].__setitem__("storehouse", ["collapsing-shelf"]))
     state = file(s, {0: ["move storehouse"]}).state
     assert state["over"] and state["winners"] == [] and all(h == "dead" for h in state["health"])
-    assert GAME.outcome(state) is not None and GAME.outcome(state).winners == ()
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == ()
 
 
 def test_the_final_choice_goes_from_the_leader_clockwise_and_each_sees_the_choices_before() -> None:

@@ -351,7 +351,8 @@ def test_ties_go_against_the_parasite_host_and_other_ties_stand() -> None:
     outcome = GAME.outcome(end)
     assert outcome is not None and outcome.winners == (0, 1)
     end = _final([[PAIR], [PAIR], [], []], host=3, parasite=False)
-    assert GAME.outcome(end).winners == (0, 1)
+    outcome = GAME.outcome(end)
+    assert outcome is not None and outcome.winners == (0, 1)
 
 
 def test_the_end_reveals_every_set_publicly() -> None:

@@ -92,7 +92,7 @@ def test_the_final_report_names_the_winners() -> None:
         steps += 1
     public, _ = GAME.describe(GAME.observe(state, None))
     outcome = GAME.outcome(state)
-    assert outcome is not None
+    assert outcome is not None and outcome.scores is not None
     assert "final position" in public and "Winner" in public
     for seat in range(3):
         assert f"score {outcome.scores[seat]}" in public
