@@ -625,10 +625,16 @@ def read(report: str, keyfile: str, moderator_card: str | None) -> None:
     """Print your report with its private part decrypted (after checking every signature).
 
     pbem keeps a copy, so that check and sign find the report a form answers."""
-    from pbem.player import read_report, readable_report
+    from pbem.player import read_report, readable_report, unsigned_above
 
     opened = read_report(_read_text(report), report, _key(keyfile), _card(moderator_card))
     click.echo(readable_report(opened), nl=False)
+    if unsigned_above(opened):
+        click.echo(
+            f"pbem: warning: {report}: {unsigned_above(opened)} line(s) above the report's first line are "
+            "not signed by the moderator and were left out",
+            err=True,
+        )
 
 
 @main.command()

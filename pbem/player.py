@@ -28,7 +28,7 @@ from pbem.mailtext import AGE_BEGIN, AGE_END
 from pbem.mailtext import unquoted as _unquoted
 from pbem.registry import get_game
 from pbem.report_shape import game_call
-from pbem.reports import DATA_BEGIN, Report, parse_report
+from pbem.reports import _PROSE_START, DATA_BEGIN, Report, parse_report
 from pbem.wording import form_lines
 
 if TYPE_CHECKING:
@@ -255,12 +255,23 @@ def read_report(
     return report
 
 
+def unsigned_above(report: Report) -> int:
+    """How many non-blank lines stand above the report's first signed line ("PBEM REPORT ..."):
+    text anyone may have added (or a mail's preamble), which :func:`readable_report` leaves out."""
+    lines = _unquoted(report.text)
+    first = next((i for i, line in enumerate(lines) if line.strip().startswith(_PROSE_START)), 0)
+    return sum(1 for line in lines[:first] if line.strip())
+
+
 def readable_report(report: Report) -> str:
     """A report as a person reads it once opened: the private part in place of the encrypted
     block and of the lines that explain how to open it, and no data block."""
     lines = _unquoted(report.text)
     data_at = next((i for i, line in enumerate(lines) if line.strip() == DATA_BEGIN), len(lines))
-    lines = lines[:data_at]
+    # What stands above the first line the moderator signed ("PBEM REPORT ...") is not part of
+    # the report (a mail's preamble, or anyone's addition): never shown as if it were.
+    first = next((i for i in range(data_at) if lines[i].strip().startswith(_PROSE_START)), 0)
+    lines = lines[first:data_at]
     begin = next((i for i, line in enumerate(lines) if line.strip() == AGE_BEGIN), None)
     end = next((i for i, line in enumerate(lines) if line.strip() == AGE_END), None)
     if report.private_text is not None and begin is not None and end is not None:
