@@ -75,6 +75,14 @@ def history(folder: Path, save: Save) -> list[Save]:
     behind = bool(revisions) and revisions == list(range(save.revision))
     if revisions != list(range(save.revision + 1)) and not behind:
         missing = sorted(set(range(save.revision + 1)) - set(revisions))
+        beyond = [revision for revision in revisions if revision > save.revision]
+        if not missing and beyond:
+            raise RollbackError(
+                f"{folder / 'history'} holds revision {beyond[0]}, beyond {save.source}'s revision "
+                f"{save.revision}: an old save was put back, or a stranger's file is in history/",
+                f"restore the newest save of history/ as save.json, or remove "
+                f"history/rev-{beyond[0]:06d}.json if it does not belong to this game",
+            )
         raise RollbackError(
             f"{folder / 'history'} lacks the saves of revisions "
             f"{', '.join(map(str, missing[:5]))}{' ...' if len(missing) > 5 else ''} "
