@@ -848,8 +848,23 @@ def parse_report(
         if hashlib.sha256(_normal_block(block).encode()).hexdigest() != data["private_sha256"]:
             raise SignatureError(f"{source}: the encrypted part is not the one the moderator signed")
         if identity is not None:
+            player = data["player"]
             try:
-                plain = identity.decrypt(block + "\n").decode("utf-8")
+                opened = identity.decrypt(block + "\n")
+            except FormatError:
+                if player is not None and player.lower() != identity.name.lower():
+                    raise FormatError(
+                        f"{source} is {player}'s report: cannot decrypt with {identity.name}'s key",
+                        f"read your own report (reports/turn-N/{identity.name}.txt), or pass your own key",
+                    ) from None
+                raise FormatError(
+                    f"{source}: cannot decrypt with {identity.name}'s key: the private part is not "
+                    "encrypted to it",
+                    "pass the key whose card you gave the moderator; if you did, ask the moderator "
+                    "for the report again",
+                ) from None
+            try:
+                plain = opened.decode("utf-8")
                 plines = plain.splitlines()
                 p0, p1 = _between(plines, PRIVATE_BEGIN, PRIVATE_END, source)
                 inner = canonical.loads(base64.b64decode("".join(plines[p0 + 1 : p1]), validate=True), source)

@@ -55,3 +55,16 @@ def test_read_of_a_plain_report_prints_no_warning(
     text, _ = table.report_text("alice")
     code, out, err = _read(table, keys, tmp_path, text)
     assert code == 0 and out.startswith("PBEM REPORT for alice") and err == ""
+
+
+def test_another_players_key_is_told_whose_report_it_is(
+    table: Table, keys: dict[str, Identity], tmp_path: Path
+) -> None:
+    """Before: "cannot decrypt with bob's key: No matching keys found", no file, nothing to do."""
+    keys["bob"].save(tmp_path / "bob.key")
+    _, source = table.report_text("alice")
+    result = CliRunner().invoke(main, ["read", source, "--key", str(tmp_path / "bob.key")])
+    assert result.exit_code == 1
+    assert f"{source} is alice's report: cannot decrypt with bob's key" in result.stderr
+    assert "what to do: read your own report (reports/turn-N/bob.txt)" in result.stderr
+    assert "Traceback" not in result.output
