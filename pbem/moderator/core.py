@@ -90,7 +90,7 @@ from pbem.moderator.quarantine import (
 from pbem.moderator.record import RECORD_DIR, Record, read_record, record_path, save_record
 from pbem.moderator.results import GameResult, PassResult
 from pbem.moderator.retries import Retries
-from pbem.moderator.scan import InboxFile, Index, inbox_files, signature, watched_paths
+from pbem.moderator.scan import InboxFile, Index, fair_share, inbox_files, signature, watched_paths
 from pbem.registry import get_game
 from pbem.save import Save
 from pbem.timing import Clock, SystemClock, TimingPolicy, TurnClock, due
@@ -313,7 +313,8 @@ class Moderator(Advancing, Retries):
         record = self._ensure_clock(game_dir, record, save, now)
         record = self._deliver_reports(folder, game_dir, record, save, post)
         if len(files) > MAX_FILES_PER_PASS:
-            files, ids, settling = files[:MAX_FILES_PER_PASS], ids[:MAX_FILES_PER_PASS], True
+            keep = fair_share(files, MAX_FILES_PER_PASS)
+            files, ids, settling = [files[i] for i in keep], [ids[i] for i in keep], True
         if files:
             # The one write before the pass's first engine write: the entries taken, in order,
             # and the advance the turn would get if they complete it (see _would_advance).

@@ -18,7 +18,7 @@ import contextlib
 import json
 import os
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,6 +98,19 @@ def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFil
             ready.append(InboxFile(Path(entry.path), folder, st.st_size, st.st_mtime_ns, st.st_mode, st))
     ready.sort(key=lambda f: (f.mtime_ns, os.fsencode(f.folder), os.fsencode(f.path.name)))
     return ready, settling
+
+
+def fair_share(files: Sequence[InboxFile], limit: int) -> list[int]:
+    """The positions in ``files`` (oldest first) of the ``limit`` entries one pass takes when
+    there are more: taken in turn from each inbox folder, each folder's oldest first, and
+    kept in ``files``' order.  One folder's flood (backdated or not: a player sets the times
+    of the files they write) then never holds back the files of another folder."""
+    taken: dict[str, int] = {}
+    rounds: list[tuple[int, int]] = []
+    for position, entry in enumerate(files):
+        rounds.append((taken.get(entry.folder, 0), position))
+        taken[entry.folder] = rounds[-1][0] + 1
+    return sorted(position for _, position in sorted(rounds)[:limit])
 
 
 def signature(paths: Iterable[Path]) -> list[int]:

@@ -726,8 +726,10 @@ def test_a_flood_of_junk_is_worked_off_over_passes_and_orders_still_count(
     drop(g1, name, "good.txt", order_block(g1, keys, name), age=10)
     first = mod.run_pass()
     assert first.games[0].files == 3 and first.games[0].next_due == 1, "the rest is looked at next pass"
+    # a pass takes files in turn from each inbox folder: the orders are not held back by bob's junk
+    assert first.games[0].notices == ("malformed", "malformed", "accepted") and read(g1).turn == 2
     second = mod.run_pass()
-    assert second.games[0].notices == ("malformed", "malformed", "accepted") and read(g1).turn == 2
+    assert second.games[0].notices == ("malformed",) * 3
     assert len(notice_texts(g1, "players/bob")) == 5
 
 
