@@ -7,12 +7,15 @@ cannot find packages under a renamed folder, so they are found here: any new sub
 ``pbem``, ``games`` or ``templates`` lands in the wheel without editing a list.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, find_packages, setup
 
 RENAMED = {"pbem_games": "games", "pbem_templates": "templates"}
 
 packages = find_packages(include=["pbem", "pbem.*"])
 for name, folder in RENAMED.items():
-    packages += [name, *(f"{name}.{sub}" for sub in find_packages(folder))]
+    # Folders without an __init__.py count too (a game's templates are data only): listed,
+    # they ship as data of a package setuptools knows, not as an "absent" one it warns about.
+    subs = find_namespace_packages(folder, exclude=["*__pycache__*"])
+    packages += [name, *(f"{name}.{sub}" for sub in subs)]
 
 setup(packages=packages, package_dir=RENAMED)
