@@ -121,7 +121,12 @@ def _play(
         if bot not in game.bots:
             raise UsageError(f"{game_name} has no bot {bot!r}; bots: {', '.join(game.bots)}")
     keys = out / "keys"
-    keys.mkdir(parents=True)
+    try:
+        keys.mkdir(parents=True)
+    except OSError as exc:  # a file in the way, no permission, /proc ...
+        raise UsageError(
+            f"cannot make the folder {out}: {exc.strerror}", "choose another --out folder"
+        ) from None
     moderator = Identity.generate("moderator")
     moderator.save(keys / "moderator.key")
     seats = [Identity.generate(NAMES[i] if i < len(NAMES) else f"player{i + 1}") for i in range(count)]

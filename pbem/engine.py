@@ -371,6 +371,7 @@ class GameFolder:
     ) -> Save:
         """Write a prepared save if the folder still holds ``previous``, with the new files
         ``also`` (on disk before it: :func:`pbem.integrity.commit`).  Raises ConflictError."""
+        self.seen.ready()  # a $PBEM_HOME that cannot hold the seen record: said before writing
         commit(self.path, previous, data, save.revision, also)
         self.seen.record(save)
         return save

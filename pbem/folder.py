@@ -29,6 +29,16 @@ def default_home() -> Path:
     return Path(env) if env else Path.home() / ".local" / "share" / "pbem"
 
 
+HOME_HINT = "set PBEM_HOME to a folder you can write (by default ~/.local/share/pbem is used)"
+"""What to do when a local record in :func:`default_home` cannot be read or written."""
+
+MISCONFIGURED = frozenset(
+    (errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EACCES, errno.EPERM, errno.EEXIST)
+)
+"""Errors of a local folder that is not there or not usable as one (a file in its place, no
+permission): a setting to correct, unlike a full or failing disk."""
+
+
 _crash_hook: CrashHook | None = None
 
 

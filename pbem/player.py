@@ -21,7 +21,7 @@ from pbem.errors import (
     SignatureError,
     UsageError,
 )
-from pbem.folder import atomic_write, default_home, read_record, write_record
+from pbem.folder import HOME_HINT, MISCONFIGURED, atomic_write, default_home, read_record, write_record
 from pbem.game import OrderErrors, OrderLine
 from pbem.keys import Identity, PublicCard, key_id_of
 from pbem.mailtext import AGE_BEGIN, AGE_END
@@ -59,13 +59,28 @@ class KnownModerators:
         self.path = home / "moderators.json"
 
     def _read(self) -> dict[str, Any]:
-        return read_record(self.path)
+        try:
+            return read_record(self.path)
+        except OSError as exc:  # PBEM_HOME is a file, unreadable ...: the pins cannot be checked
+            if exc.errno not in MISCONFIGURED:
+                raise  # a failing disk: said as such (pbem.cli)
+            raise UsageError(
+                f"cannot read the pinned moderator keys {self.path}: {exc.strerror}", HOME_HINT
+            ) from None
 
     def pin(self, game_id: str, card: PublicCard) -> None:
-        """Remember ``card`` as the moderator of ``game_id`` (replacing any earlier key)."""
+        """Remember ``card`` as the moderator of ``game_id`` (replacing any earlier key).
+        Raises UsageError when the record cannot be written (``$PBEM_HOME`` unusable)."""
         data = self._read()
         data[game_id] = {"name": card.name, "sign": card.verify_key.hex()}
-        write_record(self.path, data)
+        try:
+            write_record(self.path, data)
+        except OSError as exc:
+            if exc.errno not in MISCONFIGURED:
+                raise  # a full or failing disk: said as such (pbem.cli)
+            raise UsageError(
+                f"cannot write the pinned moderator keys {self.path}: {exc.strerror}", HOME_HINT
+            ) from None
 
     def check(self, game_id: str, card: PublicCard, source: str) -> bool:
         """Pin on first use; afterwards raise SignatureError for any other key.
@@ -98,7 +113,7 @@ class SignedSeqs:
     def last(self, game_id: str, player: str) -> int:
         try:
             value = read_record(self.path).get(f"{game_id}/{player.lower()}", 0)
-        except PbemError:
+        except (PbemError, OSError):
             return 0
         ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**9
         return value if ok else 0

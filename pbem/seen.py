@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem import canonical
-from pbem.errors import PbemError, RollbackError
-from pbem.folder import write_fd
+from pbem.errors import PbemError, RollbackError, UsageError
+from pbem.folder import HOME_HINT, MISCONFIGURED, write_fd
 from pbem.save import Save
 
 _OPEN = os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
@@ -184,9 +184,28 @@ class SeenRecord:
                 f"{save.source} differs from the revision {save.revision} seen before: a forked save"
             )
 
+    def ready(self) -> None:
+        """Before a write: when no record of the game was just read (a new game here, or a
+        ``$PBEM_HOME`` that is missing or unusable), make the record's folder, so that one
+        that cannot be made is said before the game is written rather than after.  A record
+        read this turn means its folder is there: no system call then.  Raises UsageError."""
+        if self._last_size[1] >= 0:
+            return
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+        except OSError as exc:
+            if exc.errno not in MISCONFIGURED:
+                raise
+            raise UsageError(
+                f"cannot keep the record of the newest save of each game in {self.folder}: "
+                f"{exc.strerror}; nothing was written",
+                f"{HOME_HINT}; the record lets pbem notice an old save put back",
+            ) from None
+
     def record(self, save: Save) -> None:
         """Remember ``save`` as the newest of its game: the record rewritten in place, readable
-        by its owner only, not synced (see the module's docstring).  Raises OSError.
+        by its owner only, not synced (see the module's docstring).  Raises OSError, or
+        UsageError when the folder cannot hold the record (a file in its place, no permission).
 
         A longer old record is cut to the new one's length.  Its length is asked of the file
         (``fstat``) unless :meth:`read` just read it, in this turn (the engine checks the record
@@ -197,10 +216,19 @@ class SeenRecord:
         read, self._last_size = self._last_size, ("", -1)
         raw = encode_seen(Seen(save.revision, save.digest))
         try:
-            fd = os.open(path, _OPEN, 0o600)
-        except FileNotFoundError:
-            os.makedirs(self.folder, exist_ok=True)
-            fd = os.open(path, _OPEN, 0o600)
+            try:
+                fd = os.open(path, _OPEN, 0o600)
+            except FileNotFoundError:
+                os.makedirs(self.folder, exist_ok=True)
+                fd = os.open(path, _OPEN, 0o600)
+        except OSError as exc:  # $PBEM_HOME a file, not writable ...: a setting, said as one
+            if exc.errno not in MISCONFIGURED:
+                raise
+            raise UsageError(
+                f"the game was saved (revision {save.revision}), but its record as the newest save "
+                f"cannot be written in {self.folder}: {exc.strerror}",
+                f"{HOME_HINT}; the record lets pbem notice an old save put back",
+            ) from None
         try:
             known = read[0] == path and read[1] <= len(raw)
             if not known and os.fstat(fd).st_size > len(raw):  # longer: a lower revision, a hand edit

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from pbem.errors import UsageError
 from pbem.integrity import FolderLock
 
 
@@ -27,6 +28,7 @@ def local_state_dir(root: Path, override: Path | None = None) -> Path:
 
     ``override`` wins; otherwise ``$PBEM_STATE_DIR`` or ``$XDG_STATE_HOME/pbem`` (default
     ``~/.local/state/pbem``), then a sub-folder named after the root's absolute path.
+    Raises UsageError when it cannot be made.
     """
     if override is not None:
         base = override
@@ -36,7 +38,13 @@ def local_state_dir(root: Path, override: Path | None = None) -> Path:
         base = Path(env) if env else Path(xdg) / "pbem"
     digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
     folder = base / "moderator" / f"{root.resolve().name or 'root'}-{digest}"
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file in the way, no permission, a read-only or full disk
+        raise UsageError(
+            f"cannot make the moderator's local folder {folder}: {exc.strerror}",
+            "pass --state-dir (or set PBEM_STATE_DIR) to a folder you can write",
+        ) from None
     return folder
 
 
