@@ -304,7 +304,16 @@ def keygen(name: str, out_dir: str) -> None:
 
     check_player_name(name)
     folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a FIFO or a link loop in the way, a name too long, no permission ...
+        from pbem.errors import UsageError
+        from pbem.inputs import shorten
+
+        raise UsageError(
+            f"cannot make the folder {shorten(out_dir, 200)}: {exc.strerror or exc}",
+            "name another --out folder",
+        ) from None
     identity = Identity.generate(name)
     identity.save(folder / f"{name}.key")
     card = identity.public().to_text()

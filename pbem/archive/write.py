@@ -14,6 +14,7 @@ from pbem.archive.model import Archive
 from pbem.archive.text import fold, render_text
 from pbem.errors import PbemError, UsageError
 from pbem.folder import atomic_write
+from pbem.inputs import shorten
 from pbem.keys import Identity
 from pbem.registry import get_game
 
@@ -42,12 +43,12 @@ def file_stem(archive: Archive) -> str:
 
 
 def _out_dir(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out} is a file, not a folder", "name a folder for the archive with --out")
     try:
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"{out} is a file, not a folder", "name a folder for the archive with --out")
         out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot make the folder {out}: {exc.strerror or exc}") from None
+    except OSError as exc:  # a name too long, no permission, a file in the way ...
+        raise UsageError(f"cannot make the folder {shorten(str(out), 200)}: {exc.strerror or exc}") from None
 
 
 def write_archive(archive: Archive, out: Path) -> tuple[Path, Path]:
