@@ -40,7 +40,34 @@ def _admin(game_dir: str, keyfile: str, state_dir: str | None) -> Any:
     )
 
 
-def _print_pass(result: Any, now: int, *, verbose: bool, once: bool) -> None:
+def _root(root: str, command: str) -> Path:
+    """``root`` as a moderator's root.  Raises UsageError when it is a game folder itself (it
+    holds ``save.json``): a root holds game folders, and a pass over a game folder would
+    find no game under it and quietly do nothing."""
+    import os
+
+    from pbem.errors import UsageError
+
+    path = Path(root)
+    if (path / "save.json").exists():
+        parent = os.path.dirname(os.path.normpath(root)) or ".."
+        raise UsageError(
+            f"{root} is a game folder (it holds save.json), not a moderator's root: pbem {command} "
+            "runs every game folder under the root it is given",
+            f"give the folder that holds the game folders: pbem {command} {parent} --key MODERATOR.key",
+        )
+    return path
+
+
+def _no_games(root: Path) -> str:
+    """What a one-off pass over a root with no game folder says: where games go."""
+    return (
+        f"no game folder under {root} (a game folder holds save.json; make one there with "
+        f"pbem new GAME {root / 'NAME'} ...)"
+    )
+
+
+def _print_pass(result: Any, now: int, *, verbose: bool, once: bool, root: Path | None = None) -> None:
     """Print what a pass did: one timestamped line per journal entry it wrote (files filed or
     refused, reminders, stand-ins, turns resolved and started, repairs) and per game it could
     not run.  A pass that did nothing prints nothing, except with ``once`` (a one-off run),
@@ -57,7 +84,9 @@ def _print_pass(result: Any, now: int, *, verbose: bool, once: bool) -> None:
             did = True
         elif verbose and game.skipped == "locked":
             click.echo(f"{stamp(now)} {game.game}: skipped: another pbem command holds its lock")
-    if once and not did:
+    if once and not did and not result.games and root is not None:
+        click.echo(f"{stamp(now)} nothing to do: {_no_games(root)}")
+    elif once and not did:
         due = [g.next_due for g in result.games if g.next_due is not None and g.next_due > 1]
         later = f"; next deadline or reminder at {stamp(min(due))}" if due else ""
         click.echo(
@@ -183,13 +212,15 @@ def moderate(
     apply deadlines, resolve turns, and hand out reports."""
     from pbem.moderator.core import Moderator
 
+    root_path = _root(root, "moderate")
     moderator = Moderator(
-        Path(root), _identity(keyfile), state_dir=Path(state_dir) if state_dir else None, settle=settle
+        root_path, _identity(keyfile), state_dir=Path(state_dir) if state_dir else None, settle=settle
     )
 
     def run() -> None:
         now = moderator.clock.now()
-        _print_pass(moderator.run_pass(force=force, workers=workers), now, verbose=verbose, once=not watch)
+        result = moderator.run_pass(force=force, workers=workers)
+        _print_pass(result, now, verbose=verbose, once=not watch, root=root_path)
 
     _loop(run, poll or moderator.config.poll, watch, Path(root))
 
@@ -224,7 +255,7 @@ def judge(
     from pbem.moderator.core import Moderator
     from pbem.moderator.judge import Judge
 
-    root_path = Path(root)
+    root_path = _root(root, "judge")
     config = read_toml(Path(config_path) if config_path else root_path / "moderator.toml")
     settings = mail_settings(config, shared_root=root_path)
     moderator = Moderator(
@@ -241,7 +272,9 @@ def judge(
             click.echo(f"{stamp(now)} mail: {intake.mails} read, {intake.blocks} order block(s), {sent} sent")
         for line in intake.log:  # mails set aside into the quarantine, flags the server refused
             click.echo(line, err=True)
-        _print_pass(result, now, verbose=verbose, once=not watch and not (intake.mails or sent))
+        _print_pass(
+            result, now, verbose=verbose, once=not watch and not (intake.mails or sent), root=root_path
+        )
 
     _loop(run, poll or moderator.config.poll, watch, None)
 
