@@ -25,6 +25,7 @@ from typing import Any
 from pbem.engine import GameFolder
 from pbem.errors import UsageError
 from pbem.game import Outcome
+from pbem.inputs import shorten
 from pbem.keys import Identity
 from pbem.orders import seal, sign
 from pbem.player import bot_orders, form_header
@@ -78,12 +79,19 @@ def run_demo(
     Raises UsageError for a bad player count, an unknown bot, or a non-empty ``out``; on any
     failure, removes what it made in ``out``.
     """
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    try:
+        existed = out.exists()
+        busy = existed and (not out.is_dir() or any(out.iterdir()))
+    except OSError as exc:  # a name too long, a folder that cannot be listed ...
+        raise UsageError(
+            f"cannot use the folder {shorten(str(out), 200)}: {exc.strerror or exc}",
+            "choose another --out folder",
+        ) from None
+    if busy:
         raise UsageError(
             f"{out} is not empty" if out.is_dir() else f"{out} is not a folder",
             "choose a new folder for the demo; pbem never overwrites a game",
         )
-    existed = out.exists()
     try:
         return _play(game_name, players, seed, out, bots, options, progress, max_turns, timer)
     except BaseException:
@@ -125,7 +133,7 @@ def _play(
         keys.mkdir(parents=True)
     except OSError as exc:  # a file in the way, no permission, /proc ...
         raise UsageError(
-            f"cannot make the folder {out}: {exc.strerror}", "choose another --out folder"
+            f"cannot make the folder {shorten(str(out), 200)}: {exc.strerror}", "choose another --out folder"
         ) from None
     moderator = Identity.generate("moderator")
     moderator.save(keys / "moderator.key")

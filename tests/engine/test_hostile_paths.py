@@ -43,3 +43,10 @@ def test_archive_into_a_name_too_long(table: Table, tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert "cannot make the folder" in result.output and "(5,0" in result.output
     assert "File name too long" in result.output and len(result.output) < 600
+
+
+def test_demo_into_a_name_too_long(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["demo", "symbiote", "--out", str(tmp_path / LONG)])
+    assert result.exit_code == 2, result.output
+    assert "cannot use the folder" in result.output and "File name too long" in result.output
+    assert len(result.output) < 600 and os.listdir(tmp_path) == []
