@@ -370,15 +370,28 @@ def _report_for(
     return found
 
 
+def _own(player: str, identity: Identity, source: str, what: str) -> None:
+    """Refuse an order file of another player than the key's, before anything is opened
+    with the key.  Raises ForeignError naming both and what to pass instead."""
+    if player.lower() != identity.name.lower():
+        raise ForeignError(
+            f"{source} is {what} of {player} (its Player: line), and your key is {identity.name}'s",
+            f"pass {player}'s own key (--key {player}.key), or write your own orders: "
+            f"pbem orders REPORT --key {identity.name}.key",
+        )
+
+
 def _order_lines(text: str, source: str, identity: Identity) -> tuple[OrderHeader, tuple[OrderLine, ...]]:
     """The header and order lines of a form or of a clear signed block (checked against the
-    player's own key).  Raises FormatError for a sealed file, SignatureError, FormatError."""
+    player's own key).  Raises FormatError for a sealed file, ForeignError for another
+    player's file, SignatureError, FormatError."""
     from pbem.orders import BEGIN, check_size, parse, parse_draft, signature_failure
 
     check_size(text, source)
     lines = [line.strip() for line in _unquoted(text)]
     if BEGIN in lines:
         signed = parse(text, source)
+        _own(signed.header.player, identity, source, "a signed order file")
         card = identity.public()
         try:
             signed.verify(card)
@@ -391,6 +404,7 @@ def _order_lines(text: str, source: str, identity: Identity) -> tuple[OrderHeade
             "check the unsigned form instead, or a block signed with pbem sign --no-seal",
         )
     draft = parse_draft(text, source)
+    _own(draft.header.player, identity, source, "an order form")
     return draft.header, draft.lines
 
 
@@ -455,10 +469,7 @@ def sign_form(
     from pbem.signed_form import SignedForm
 
     draft = parse_draft(text, source)
-    if draft.header.player.lower() != identity.name.lower():
-        raise ForeignError(
-            f"{source} is an order form of {draft.header.player}, and your key is {identity.name}'s"
-        )
+    _own(draft.header.player, identity, source, "an order form")
     header = OrderHeader(draft.header.game, draft.header.turn, identity.name, draft.header.seq)
     fitted = fit_width(draft.numbered, source)
     recipient, sealed_to, checked, where = draft.seal_to, None, None, None
