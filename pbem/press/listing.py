@@ -162,8 +162,8 @@ def archived_press(game_dir: Path, save: Any, moderator: Identity) -> list[Archi
         letter = block.parse(inner[0], block.LETTER, source)
         to = ("all",) if entry.broadcast else entry.to
         sender = SOMEONE if entry.grey else entry.sender
-        text = tuple(block.visible(line) for line in letter.text)  # no terminal escapes in the archive
-        out.append(ArchivedMessage(entry.number, entry.turn, sender, to, text, entry.broadcast))
+        shown = tuple(block.visible(line) for line in letter.text)  # no terminal escapes in the archive
+        out.append(ArchivedMessage(entry.number, entry.turn, sender, to, shown, entry.broadcast))
     return out
 
 

@@ -141,8 +141,8 @@ def read_letter(
         number, turn = int(relay.header("Number")), int(relay.header("Turn"))
     except ValueError:
         raise FormatError(f"{source}: the relay block's Number or Turn is not a number") from None
-    text = tuple(block.visible(line) for line in letter.text)  # whatever the sender signed
-    return Letter(game_id, number, turn, sender, key_id, to, text, letter.header("Id"))
+    shown = tuple(block.visible(line) for line in letter.text)  # whatever the sender signed
+    return Letter(game_id, number, turn, sender, key_id, to, shown, letter.header("Id"))
 
 
 def read_many(
