@@ -777,7 +777,13 @@ class Moderator(Advancing, Retries):
                     f"{source}: {count} order line(s) could not be accepted; the file was not filed "
                     "and your earlier orders for this turn, if any, still stand."
                 )
-                return Notice(kind, message=message, hint=exc.hint, secret=exc.message, **base), seat, False
+                # The lines are named in the encrypted details, below the hint (the engine's
+                # own hint, for pbem submit, says "above").
+                hint = (
+                    "correct the lines named in the encrypted details below, sign again and resend "
+                    "(the same Seq will do: nothing was accepted)"
+                )
+                return Notice(kind, message=message, hint=hint, secret=exc.message, **base), seat, False
             return Notice(kind, message=exc.message, hint=exc.hint, **base), seat, False
         seat = save.seat_of(receipt.player)
         filed = (receipt.turn, receipt.awaiting)

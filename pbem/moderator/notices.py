@@ -152,14 +152,15 @@ def stand_in_notice(
     stand-in (``stand``: the timing policy's ``default`` or ``bot:NAME``) played for them;
     ``rest``: it finished a go it began the turn before (the game asked the seat again).
     The orders it played may name the player's hidden cards: they go in the encrypted part."""
+    # One line a sentence: the notice is folded at 70 columns, each line a paragraph.
     if rest:
         lines = [
-            f"The game asked you again in turn {turn} to finish the go the stand-in began,",
+            f"The game asked you again in turn {turn} to finish the go the stand-in began, "
             f"so the stand-in finished it at once: {describe_stand_in(stand)}.",
         ]
     else:
         lines = [
-            f"No orders of yours for turn {turn} had arrived by the end of the grace period,",
+            f"No orders of yours for turn {turn} had arrived by the end of the grace period, "
             f"so the stand-in played for you: {describe_stand_in(stand)}.",
         ]
     lines += [
@@ -187,9 +188,9 @@ def abandoned_notice(game_id: str, turn: int, when: str, stand: str, missed: int
     """What a player is told when their seat is marked abandoned after ``missed`` turns
     (``counted``: the policy's ``consecutive`` or ``total``)."""
     how = "in a row" if counted == "consecutive" else "in all"
-    message = (
-        f"You have missed {missed} turn(s) {how}, as many as this game allows,\n"
-        f"so your seat is marked abandoned as of turn {turn}.  From now on the stand-in\n"
+    message = (  # one paragraph: the notice is folded at 70 columns
+        f"You have missed {missed} turn(s) {how}, as many as this game allows, "
+        f"so your seat is marked abandoned as of turn {turn}.  From now on the stand-in "
         f"plays it without waiting for a deadline: {describe_stand_in(stand)}."
     )
     return Notice(
