@@ -65,6 +65,26 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 20]}... ({len(text):,} characters)"
 
 
+HIDDEN_CATEGORIES = ("Cc", "Cs", "Co", "Cn")
+"""Characters ``pbem say`` refuses: control, surrogate, private-use and unassigned."""
+
+
+def visible(line: str) -> str:
+    """``line`` with each character of :data:`HIDDEN_CATEGORIES` written as its escape
+    (``\\x1b``, ``\\x07`` ...), for text a player wrote and another person reads (press,
+    order lines in an archive): shown as it is, an escape sequence would drive the reader's
+    terminal (set its title, write its clipboard).  ``pbem say`` refuses these characters,
+    but a player may sign text by other means; applied after the signature is checked."""
+    if line.isascii() and line.isprintable():
+        return line
+    import unicodedata
+
+    return "".join(
+        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in HIDDEN_CATEGORIES else c
+        for c in line
+    )
+
+
 _PLAIN_NAMES = os.sep == "/" and os.altsep is None
 """Whether a name with no ``/`` in it is its own final component (POSIX: no drives, no
 second separator)."""

@@ -21,7 +21,7 @@ from pbem.archive.model import Archive, Chart, PlayerOrders, PrivatePart, Sectio
 from pbem.archive.rebuild import Rebuilt, Step, on_line, rebuild
 from pbem.errors import FormatError, PbemError, UsageError
 from pbem.game import JSON, Event, Game, OrderErrors, View
-from pbem.inputs import read_text
+from pbem.inputs import read_text, visible
 from pbem.keys import Identity
 from pbem.registry import get_game
 from pbem.save import Save, open_secret
@@ -93,7 +93,8 @@ def _sealed_orders(
         except (PbemError, OrderErrors, ValueError):
             continue
         body = signed.signed_text.splitlines()
-        return tuple(line for line in body if not re.match(r"(Game|Turn|Player|Seq):", line))
+        # as written, but no terminal escapes (a trailing comment may hold anything the player signed)
+        return tuple(visible(line) for line in body if not re.match(r"(Game|Turn|Player|Seq):", line))
     return None
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import FormatError
+from pbem.inputs import visible
 from pbem.keys import Identity
 from pbem.press import RULES_NAME, ledger
 from pbem.press import text as block
@@ -162,7 +163,7 @@ def archived_press(game_dir: Path, save: Any, moderator: Identity) -> list[Archi
         letter = block.parse(inner[0], block.LETTER, source)
         to = ("all",) if entry.broadcast else entry.to
         sender = SOMEONE if entry.grey else entry.sender
-        shown = tuple(block.visible(line) for line in letter.text)  # no terminal escapes in the archive
+        shown = tuple(visible(line) for line in letter.text)  # no terminal escapes in the archive
         out.append(ArchivedMessage(entry.number, entry.turn, sender, to, shown, entry.broadcast))
     return out
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.errors import FormatError, SignatureError, UsageError
+from pbem.inputs import visible
 from pbem.keys import Identity, PublicCard, key_id_of
 from pbem.press import text as block
 from pbem.press.rules import ALL
@@ -141,7 +142,7 @@ def read_letter(
         number, turn = int(relay.header("Number")), int(relay.header("Turn"))
     except ValueError:
         raise FormatError(f"{source}: the relay block's Number or Turn is not a number") from None
-    shown = tuple(block.visible(line) for line in letter.text)  # whatever the sender signed
+    shown = tuple(visible(line) for line in letter.text)  # whatever the sender signed
     return Letter(game_id, number, turn, sender, key_id, to, shown, letter.header("Id"))
 
 

@@ -60,23 +60,6 @@ def end(kind: str) -> str:
     return f"-----END {kind}-----"
 
 
-HIDDEN_CATEGORIES = ("Cc", "Cs", "Co", "Cn")
-"""Characters ``pbem say`` refuses: control, surrogate, private-use and unassigned."""
-
-
-def visible(line: str) -> str:
-    """``line`` with each character of :data:`HIDDEN_CATEGORIES` written as its escape
-    (``\\x1b``, ``\\x07`` ...).  ``pbem say`` never writes one, but a player may sign a letter
-    by other means: shown as it is, an escape sequence in it would drive the reader's
-    terminal (set its title, write its clipboard).  Applied after the signature is checked."""
-    if line.isascii() and line.isprintable():
-        return line
-    return "".join(
-        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in HIDDEN_CATEGORIES else c
-        for c in line
-    )
-
-
 def _normal(line: str) -> str:
     return unicodedata.normalize("NFC", line.rstrip())
 
