@@ -243,12 +243,17 @@ def _emit(text: str, out: str | None, what: str) -> None:
 def _option_pairs(options: tuple[str, ...]) -> dict[str, str]:
     """``--option NAME=VALUE`` arguments as a dict.  Raises UsageError for one without '='."""
     from pbem.errors import UsageError
+    from pbem.inputs import shorten
 
     opts = {}
     for spec in options:
         name, sep, value = spec.partition("=")
         if not sep:
-            raise UsageError(f"--option takes NAME=VALUE, got {spec!r}")
+            raise UsageError(
+                f"--option takes NAME=VALUE, got {spec!r}",
+                f"give the value too, e.g. --option {shorten(spec.strip()) or 'NAME'}=VALUE "
+                "(pbem games lists each game's options and their values)",
+            )
         opts[name.strip()] = value
     return opts
 
@@ -426,6 +431,7 @@ def new(
     """Create a game of GAME in FOLDER and write the turn 1 reports."""
     from pbem.engine import GameFolder
     from pbem.errors import UsageError
+    from pbem.inputs import shorten
     from pbem.keys import PublicCard
     from pbem.press.rules import parse_pairs, write_rules
 
@@ -438,7 +444,11 @@ def new(
             raise UsageError(f"--player takes NAME=CARD.pub, got {spec!r}")
         card = PublicCard.load(path)
         if card.name.lower() != name.lower():
-            raise UsageError(f"the card in {path} is {card.name!r}'s, not {name!r}'s")
+            raise UsageError(
+                f"--player {shorten(spec)}: {shorten(path)} is {card.name}'s card, not {shorten(name)}'s",
+                f"name each seat as its card does (--player {card.name}={shorten(path)}), "
+                f"or pass {shorten(name)}'s own card",
+            )
         cards.append(card)
     opts = _option_pairs(options)
     _note_old_option_names(game, opts)

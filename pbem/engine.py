@@ -410,7 +410,11 @@ class GameFolder:
             )
         names = [p.name.lower() for p in players]
         if len(set(names)) != len(names):
-            raise UsageError("two players have the same name")
+            twice = next(p.name for i, p in enumerate(players) if p.name.lower() in names[:i])
+            raise UsageError(
+                f"two players have the same name, {twice}: every seat needs a player of its own",
+                "give each seat a different player's card (pbem keygen NAME makes one)",
+            )
         for card in [*players, moderator.public()]:
             card.check_self_signature()
         opts = parse_options(game, options)

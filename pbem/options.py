@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from difflib import get_close_matches
 from typing import Any
 
 from pbem.errors import UsageError
@@ -36,7 +37,13 @@ def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
         seen[name] = raw_name
         if name not in variants:
             known = ", ".join(variants) or "none"
-            raise UsageError(f"{game.info.name} has no option {shorten(name)!r}; options: {known}")
+            near = get_close_matches(name.lower(), list(variants), n=1, cutoff=0.75)
+            raise UsageError(
+                f"{game.info.name} has no option {shorten(name)!r}"
+                + (f" (did you mean {near[0]!r}?)" if near else "")
+                + f"; options: {known}",
+                f"pbem games lists each game's options; pbem rules {game.info.name} says what they do",
+            )
         variant = variants[name]
         text = str(value).strip().lower()
         if isinstance(variant.default, bool):
