@@ -445,7 +445,7 @@ def new(
         card = PublicCard.load(path)
         if card.name.lower() != name.lower():
             raise UsageError(
-                f"--player {shorten(spec)}: {shorten(path)} is {card.name}'s card, not {shorten(name)}'s",
+                f"{shorten(path)} is {card.name}'s card, not {shorten(name)}'s",
                 f"name each seat as its card does (--player {card.name}={shorten(path)}), "
                 f"or pass {shorten(name)}'s own card",
             )

@@ -181,7 +181,7 @@ def test_new_refusals(world: World, tmp_path: Path) -> None:
     fails(world.run("new", "chess", str(tmp_path / "a"), *mod, *three), 2, "no game called 'chess'")
     wrong = [*two, f"--player=carol={world.card('outsider')}"]
     fails(
-        world.run("new", "symbiote", str(tmp_path / "a"), *mod, *wrong), 2, "is 'outsider''s, not 'carol''s"
+        world.run("new", "symbiote", str(tmp_path / "a"), *mod, *wrong), 2, "is outsider's card, not carol's"
     )
     fails(
         world.run("new", "symbiote", str(tmp_path / "a"), *mod, *two, "--player", "carol"), 2, "NAME=CARD.pub"

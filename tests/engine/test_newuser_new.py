@@ -48,7 +48,7 @@ def seats(keys: Path, *pairs: str) -> list[str]:
 def test_a_card_for_the_wrong_seat(keys: Path, tmp_path: Path) -> None:
     result, game = new(keys, tmp_path, *seats(keys, "alice=bob", "bob=alice", "carol=carol"))
     assert result.exit_code == 2
-    assert "--player alice=bob.pub: bob.pub is bob's card, not alice's" in result.output
+    assert "pbem: bob.pub is bob's card, not alice's" in result.output
     assert "''s" not in result.output
     assert "what to do: name each seat as its card does (--player bob=bob.pub)" in result.output
     assert not game.exists()
