@@ -204,8 +204,10 @@ class _Checker:
     def player(self, line: OrderLine, text: str) -> int | None:
         seat = player_of(text, self.f.n, self.f.dog, self.f.chars)
         if seat is None:
-            names = ", ".join(self.f.chars) + (", dog" if self.f.dog else "")
-            self.invalid(line, f"{text!r} is not a player: name their character ({names})")
+            # "medic (player 2)": pbem puts the players' names in, so the list says who is who.
+            names = ", ".join(f"{char} (player {i + 1})" for i, char in enumerate(self.f.chars[: self.f.n]))
+            names += ", dog" if self.f.dog else ""
+            self.invalid(line, f"{text!r} is not a player: name them by their character: {names}")
         return seat
 
     def location(self, line: OrderLine, text: str) -> str | None:
