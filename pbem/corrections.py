@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from pbem.errors import UsageError
 from pbem.game import Event
+from pbem.inputs import shorten
 from pbem.keys import Identity, PublicCard, check_player_name
 from pbem.rng import Rng, commitment
 from pbem.save import Save, Secret, open_secret, read_save
@@ -123,7 +124,10 @@ def replace_player(
     save = loaded.save
     seat = save.seat_of(name)
     if seat is None:
-        raise UsageError(f"no player called {name!r}")
+        raise UsageError(
+            f"no player called {shorten(name)!r} in game {save.game_id}",
+            f"name a seat of the game: {', '.join(save.names)}",
+        )
     card.check_self_signature()
     check_player_name(card.name, loaded.game.pictures(loaded.view(None)))
     others = [n.lower() for i, n in enumerate(save.names) if i != seat]
@@ -154,7 +158,10 @@ def set_status(folder: GameFolder, moderator: Identity, name: str, status: str, 
     save = loaded.save
     seat = save.seat_of(name)
     if seat is None:
-        raise UsageError(f"no player called {name!r}")
+        raise UsageError(
+            f"no player called {shorten(name)!r} in game {save.game_id}",
+            f"name a seat of the game: {', '.join(save.names)}",
+        )
     players = [dict(p) for p in save.body["players"]]
     players[seat]["status"] = status
     return folder._write(

@@ -161,7 +161,7 @@ def compose(
     sender = next((n for n in names if n.lower() == identity.name.lower()), identity.name)
     lines = message_lines(message, message_source)
     msg = Message(sender, tuple(to), grey, text_chars(lines))
-    check_message(info.rules, msg, names, info.out, info.phase, where="pbem say")
+    check_message(info.rules, msg, names, info.out, info.phase, where="your message")
     recipients = recipients_of(msg, names)
     to_header = ALL if msg.broadcast else ", ".join(recipients)
     letter_id = random(16).hex().upper()
