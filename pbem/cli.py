@@ -591,7 +591,7 @@ def _press_rules(folder: Path, save: Any) -> Any:
 @main.command()
 @click.argument("folder", type=EXISTING_FOLDER)
 @_moderator_key
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def show(folder: str, keyfile: str, as_json: bool) -> None:
     """Show the moderator everything: full state, pending orders, last events."""
     import json

@@ -196,7 +196,9 @@ class _Workers(click.ParamType):
     help="Processes that handle games at once (each game keeps its own lock); 'auto': two a "
     "core, at most 8 (best on a disk-bound host; see docs/scaling.md).",
 )
-@click.option("-v", "--verbose", is_flag=True)
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Also print each pass's counts and the games skipped as locked."
+)
 def moderate(
     root: str,
     keyfile: str,
@@ -238,7 +240,9 @@ def moderate(
 )
 @click.option("--watch", is_flag=True, help="Keep running until stopped.")
 @click.option("--poll", type=int, default=None, help="Seconds between rounds.")
-@click.option("-v", "--verbose", is_flag=True)
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Also print each pass's counts and the games skipped as locked."
+)
 def judge(
     root: str,
     keyfile: str,
