@@ -376,7 +376,7 @@ def open_cmd(file: str, keyfile: str) -> None:
     from pbem.inputs import read_text
     from pbem.moderator.notices import open_text
 
-    click.echo(open_text(read_text(file, "file", 16 * 1024 * 1024), _identity(keyfile)), nl=False)
+    click.echo(open_text(read_text(file, "file", 16 * 1024 * 1024), _identity(keyfile), file), nl=False)
 
 
 @click.command("log")

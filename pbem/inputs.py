@@ -70,8 +70,8 @@ HIDDEN_CATEGORIES = ("Cc", "Cs", "Co", "Cn")
 
 
 def visible(line: str) -> str:
-    """``line`` with each character of :data:`HIDDEN_CATEGORIES` written as its escape
-    (``\\x1b``, ``\\x07`` ...), for text a player wrote and another person reads (press,
+    """``line`` with each character of :data:`HIDDEN_CATEGORIES` but the tab written as its
+    escape (``\\x1b``, ``\\x07`` ...), for text a player wrote and another person reads (press,
     order lines in an archive): shown as it is, an escape sequence would drive the reader's
     terminal (set its title, write its clipboard).  ``pbem say`` refuses these characters,
     but a player may sign text by other means; applied after the signature is checked."""
@@ -80,7 +80,9 @@ def visible(line: str) -> str:
     import unicodedata
 
     return "".join(
-        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in HIDDEN_CATEGORIES else c
+        c.encode("unicode_escape").decode("ascii")
+        if c != "\t" and unicodedata.category(c) in HIDDEN_CATEGORIES
+        else c
         for c in line
     )
 

@@ -205,25 +205,44 @@ def abandoned_notice(game_id: str, turn: int, when: str, stand: str, missed: int
     )
 
 
-def open_text(text: str, identity: Identity) -> str:
+def open_text(text: str, identity: Identity, source: str = "the file") -> str:
     """``text`` with every age block decrypted with ``identity`` (its padding left out).
 
-    Raises FormatError if a block is not for this key.
+    Notices are not signed and anyone may mail one, so what is shown is made safe: control
+    characters as escapes (no terminal escape sequence reaches the reader).  Raises
+    FormatError, naming ``source`` and the block's line, if a block is not for this key,
+    is cut off (no END line) or does not hold UTF-8 text.
     """
+    from pbem.inputs import visible
     from pbem.orders import AGE_BEGIN, AGE_END
 
     out: list[str] = []
     block: list[str] | None = None
-    for line in text.splitlines():
+    start = 0
+    for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if block is None and stripped == AGE_BEGIN:
-            block = [stripped]
+            block, start = [stripped], number
         elif block is not None:
             block.append(stripped)
             if stripped == AGE_END:
-                plain = identity.decrypt("\n".join(block) + "\n").decode("utf-8").rstrip()
-                out += ["----- encrypted details -----", *plain.splitlines(), "----- end of details -----"]
+                try:
+                    plain = identity.decrypt("\n".join(block) + "\n").decode("utf-8").rstrip()
+                except FormatError as exc:
+                    raise FormatError(f"{source}, line {start}: {exc.message}", exc.hint) from None
+                except UnicodeDecodeError:
+                    raise FormatError(
+                        f"{source}, line {start}: the encrypted details are not UTF-8 text",
+                        "this is not a notice pbem wrote; ask the moderator for it again",
+                    ) from None
+                details = [visible(part) for part in plain.splitlines()]
+                out += ["----- encrypted details -----", *details, "----- end of details -----"]
                 block = None
         else:
-            out.append(line)
+            out.append(visible(line))
+    if block is not None:
+        raise FormatError(
+            f"{source}, line {start}: the encrypted block has no {AGE_END!r} line: the file was cut off",
+            "ask for it again, or copy the whole file",
+        )
     return "\n".join(out) + "\n"
