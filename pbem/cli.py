@@ -373,7 +373,8 @@ def rules(game: str, cards: bool) -> None:
 
 def _warn_moderator_cards(moderator: Any, cards: list[Any]) -> None:
     """Warn (on stderr) about a player's card that holds the moderator's own key: whoever
-    holds that key opens every player's report and the game's secret part."""
+    holds that key opens every player's report and the game's secret part; and about two
+    players' cards that hold one key (one person would play both seats)."""
     for card in cards:
         same = [
             what
@@ -391,6 +392,16 @@ def _warn_moderator_cards(moderator: Any, cards: list[Any]) -> None:
                 f"give {card.name} a key of their own (pbem keygen {card.name}) and create the game again.",
                 err=True,
             )
+    for i, card in enumerate(cards):
+        for other in cards[:i]:
+            if card.verify_key == other.verify_key or card.age_recipient == other.age_recipient:
+                click.echo(
+                    f"warning: the cards of {other.name} and {card.name} hold the same key (key id "
+                    f"{card.key_id}): whoever holds it reads both players' hidden cards and signs for "
+                    "both.  If that is not meant, ask each player for a card of their own (pbem keygen "
+                    "NAME) and create the game again.",
+                    err=True,
+                )
 
 
 @main.command()
