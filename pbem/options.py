@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from difflib import get_close_matches
 from typing import Any
 
 from pbem.errors import UsageError
@@ -37,6 +36,8 @@ def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
         seen[name] = raw_name
         if name not in variants:
             known = ", ".join(variants) or "none"
+            from difflib import get_close_matches  # here: pbem status reads options, start-up
+
             near = get_close_matches(name.lower(), list(variants), n=1, cutoff=0.75)
             raise UsageError(
                 f"{game.info.name} has no option {shorten(name)!r}"
