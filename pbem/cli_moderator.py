@@ -326,8 +326,25 @@ def replace_cmd(game_dir: str, name: str, card: str, keyfile: str, state_dir: st
     """Give seat NAME to a new player: CARD is their public key card (pbem keygen)."""
     from pbem.keys import PublicCard
 
-    new = _admin(game_dir, keyfile, state_dir).replace_player(name, PublicCard.load(card))
+    admin = _admin(game_dir, keyfile, state_dir)
+    given = PublicCard.load(card)
+    new = admin.replace_player(name, given)
     click.echo(f"seat of {name} now belongs to {new}; the current report is re-issued to them")
+    save = admin.folder.read()
+    others = [(f"{save.moderator.name} (the moderator: every seat)", save.moderator)]
+    others += [(other.name, other) for other in save.players if other.name != new]
+    holders = [
+        label
+        for label, other in others
+        if other.verify_key == given.verify_key or other.age_recipient == given.age_recipient
+    ]
+    if holders:  # one person would read two seats' hidden cards (or every one)
+        click.echo(
+            f"warning: the card of {new} holds the same key as {', '.join(holders)} (key id "
+            f"{given.key_id}): whoever holds it reads their hidden cards too.  If that is not meant, "
+            f"replace the seat again with a card of {new}'s own (pbem keygen {new}).",
+            err=True,
+        )
 
 
 @click.command()

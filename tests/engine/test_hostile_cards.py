@@ -3,7 +3,7 @@
 A player may send a second card under another name made from their own key (the card is
 self-signed, so it verifies): ``pbem new`` took both seats silently, and that one person
 then read both seats' hidden cards.  It now warns, as it does for a card holding the
-moderator's own key.
+moderator's own key; so does ``pbem replace`` (for another seat's key or the moderator's).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from click.testing import CliRunner, Result
 
 from pbem.cli import main
 from pbem.keys import Identity
+
+from .conftest import Table
 
 
 def _new(keys: dict[str, Identity], tmp_path: Path, cards: dict[str, Path]) -> Result:
@@ -50,4 +52,37 @@ def test_two_seats_with_one_key_are_warned_about(keys: dict[str, Identity], tmp_
 def test_cards_of_their_own_get_no_warning(keys: dict[str, Identity], tmp_path: Path) -> None:
     cards = {name: _card(keys[name], tmp_path / f"{name}.pub") for name in ("alice", "bob", "carol")}
     result = _new(keys, tmp_path, cards)
+    assert result.exit_code == 0 and "warning" not in result.stderr, result.output
+
+
+def _replace(table: Table, tmp_path: Path, seat: str, card: Path) -> Result:
+    if not (tmp_path / "mod.key").exists():
+        table.moderator.save(tmp_path / "mod.key")
+    return CliRunner().invoke(
+        main,
+        ["replace", str(table.folder.path), seat, str(card), "--key", str(tmp_path / "mod.key")],
+        env={"PBEM_STATE_DIR": str(tmp_path / "state")},
+    )
+
+
+def test_replace_with_another_seats_key_or_the_moderators_is_warned_about(
+    table: Table, keys: dict[str, Identity], tmp_path: Path
+) -> None:
+    keys["bob"].save(tmp_path / "bob.key")
+    text = (tmp_path / "bob.key").read_text().replace("name: bob\n", "name: carol\n")
+    (tmp_path / "carol.key").write_text(text)
+    (tmp_path / "carol.key").chmod(0o600)
+    result = _replace(
+        table, tmp_path, "carol", _card(Identity.load(tmp_path / "carol.key"), tmp_path / "c.pub")
+    )
+    assert result.exit_code == 0, result.output
+    assert "warning: the card of carol holds the same key as bob" in result.stderr
+    result = _replace(table, tmp_path, "alice", _card(keys["moderator"], tmp_path / "m.pub"))
+    assert result.exit_code == 0 and "(the moderator: every seat)" in result.stderr, result.output
+
+
+def test_replace_with_a_card_of_their_own_gets_no_warning(
+    table: Table, keys: dict[str, Identity], tmp_path: Path
+) -> None:
+    result = _replace(table, tmp_path, "carol", _card(keys["mallory"], tmp_path / "mallory.pub"))
     assert result.exit_code == 0 and "warning" not in result.stderr, result.output
