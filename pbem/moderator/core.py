@@ -594,7 +594,7 @@ class Moderator(Advancing, Retries):
         key = content_key(item.folder, item.path.name, item.mtime_ns, data)
         if key in record.handled:  # answered by a pass that stopped before removing it
             self._removing.append(key)
-            remove(item.path, later=True)
+            remove(item.path, later=True, handled=item.st)
             return record, None, False
         retry = retry or (record.inflight is not None and record.inflight.get("key") == key)
         source = self._source(item)
@@ -609,7 +609,7 @@ class Moderator(Advancing, Retries):
                 turn=taken_in,
             )
             self._removing.append(key)
-            remove(item.path, later=True)
+            remove(item.path, later=True, handled=item.st)
             return record, None, False
         problem = None
         resolved = False
@@ -658,7 +658,7 @@ class Moderator(Advancing, Retries):
             player=save.names[seat] if seat is not None and verified else None,
         )
         self._removing.append(key)
-        remove(item.path, later=True)  # once its answer and the record are durable
+        remove(item.path, later=True, handled=item.st)  # once its answer and the record are durable
         return record, notice.kind, resolved
 
     def _set_aside(

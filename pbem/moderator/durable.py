@@ -115,7 +115,9 @@ class Group:
     def __init__(self) -> None:
         self.files: dict[str, None] = {}
         self.folders: dict[str, None] = {}
-        self.removals: list[Path] = []
+        self.removals: list[tuple[Path, os.stat_result | None]] = []
+        """Paths to remove at :func:`finish`, each with the ``lstat`` of the entry that was
+        handled (None: whatever is there)."""
         self.barriers = 0
         """How many barriers synced something (for tests and benchmarks)."""
 
@@ -378,18 +380,34 @@ def abandon(failure: OSError) -> None:
 def finish() -> int:
     """Make the removals the current group put off (after its last barrier); how many.
     Not synced: a removal a power cut undoes is made again by the next pass (the record
-    lists the file as handled)."""
+    lists the file as handled).  An entry given with the ``lstat`` of what was handled is
+    removed only if it is still that entry (same file, size and modification time): one a
+    player saved again under the same name meanwhile stays, for the next pass to read."""
     group = _group
     if group is None:
         return 0
     done = 0
-    for path in group.removals:
+    for path, handled in group.removals:
         with contextlib.suppress(FileNotFoundError):
+            if handled is not None and not _same_entry(os.lstat(path), handled):
+                step(f"kept {path.name}")
+                continue
             path.unlink()
             done += 1
         step(f"removed {path.name}")
     group.removals.clear()
     return done
+
+
+def _same_entry(now: os.stat_result, handled: os.stat_result) -> bool:
+    """True if ``now`` (an ``lstat``) is the entry ``handled`` was, unchanged."""
+    return (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns, now.st_mode) == (
+        handled.st_dev,
+        handled.st_ino,
+        handled.st_size,
+        handled.st_mtime_ns,
+        handled.st_mode,
+    )
 
 
 def link_all(pairs: Sequence[tuple[Path, Path]]) -> list[str]:
@@ -452,12 +470,13 @@ def _same(source: Path, target: Path) -> bool:
         return False
 
 
-def remove(path: Path, later: bool = False) -> None:
+def remove(path: Path, later: bool = False, handled: os.stat_result | None = None) -> None:
     """Delete ``path`` durably; a missing file is fine (the step may be repeated).
     ``later`` inside :func:`grouped`: put off until :func:`finish`, after the group's last
-    barrier."""
+    barrier; ``handled``, the ``lstat`` of the entry that was read: :func:`finish` leaves a
+    file that is no longer that entry (saved again under the same name meanwhile)."""
     if later and _group is not None:
-        _group.removals.append(path)
+        _group.removals.append((path, handled))
         return
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
