@@ -847,11 +847,16 @@ def publish(folder: str, keyfile: str) -> None:
 @click.argument("folder", type=EXISTING_FOLDER)
 @_save_moderator_option
 def verify(folder: str, moderator_card: str | None) -> None:
-    """Re-play a finished game from its revealed seed and check it ends where it did."""
-    from pbem.engine import GameFolder, verify_replay
+    """Re-play a finished game from its revealed seed and check it ends where it did, and
+    that every signed save in its history/ is a position of that re-play."""
+    from pathlib import Path
 
-    turns = verify_replay(GameFolder(folder).read(_card(moderator_card)))
-    click.echo(f"verified: {turns} turns re-played from the revealed seed reach the final position")
+    from pbem.archive.rebuild import verify_game
+    from pbem.engine import GameFolder
+
+    done = verify_game(Path(folder), GameFolder(folder).read(_card(moderator_card)))
+    click.echo(f"verified: {done.turns} turns re-played from the revealed seed reach the final position")
+    click.echo(f"verified: the {done.compared} signed saves of history/ are positions of that re-play")
 
 
 @main.command()

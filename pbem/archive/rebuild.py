@@ -214,3 +214,26 @@ def _in_order(part: Sequence[str], whole: Sequence[Any]) -> bool:
     """True if ``part`` appears in ``whole`` in order (the engine adds its own notes)."""
     rest = iter(whole)
     return all(any(text == other for other in rest) for text in part)
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What ``pbem verify`` checked of a finished game."""
+
+    turns: int
+    """Turns re-played from the revealed seed to the final position."""
+    compared: int
+    """Signed saves of ``history/`` compared with the re-play."""
+
+
+def verify_game(folder: Path, save: Save) -> Verified:
+    """Check a finished game: the revealed seed against its commitment, the re-play of its
+    published orders to the final position (:func:`pbem.replay.verify_replay`), and every
+    signed save of its ``history/``: verified, chained, and each the position and awaited
+    players of the re-play at its turn (:func:`rebuild`).
+
+    Raises UsageError if the game is not over; RollbackError, FormatError, TamperedError or
+    ForeignError naming the turn or the file that does not match."""
+    turns = verify_replay(save)
+    rebuilt = rebuild(folder, save, bytes.fromhex(save.body["seed"]), save.body["replay"])
+    return Verified(turns, rebuilt.compared)
