@@ -846,17 +846,41 @@ def publish(folder: str, keyfile: str) -> None:
 @main.command()
 @click.argument("folder", type=EXISTING_FOLDER)
 @_save_moderator_option
-def verify(folder: str, moderator_card: str | None) -> None:
-    """Re-play a finished game from its revealed seed and check it ends where it did, and
-    that every signed save in its history/ is a position of that re-play."""
+@click.option(
+    "--report",
+    "report_files",
+    multiple=True,
+    type=EXISTING_FILE,
+    help="A report of this game you kept (repeatable); the copies pbem kept are checked anyway.",
+)
+def verify(folder: str, moderator_card: str | None, report_files: tuple[str, ...]) -> None:
+    """Re-play a finished game from its revealed seed and check it ends where it did, that
+    every signed save in its history/ is a position of that re-play, and that the reports
+    read during the game (the copies pbem kept, and --report files) show that history."""
     from pathlib import Path
 
     from pbem.archive.rebuild import verify_game
     from pbem.engine import GameFolder
+    from pbem.folder import default_home
+    from pbem.witness import kept_reports, read_report_file, witness
 
-    done = verify_game(Path(folder), GameFolder(folder).read(_card(moderator_card)))
+    save = GameFolder(folder).read(_card(moderator_card))
+    done = verify_game(Path(folder), save)
     click.echo(f"verified: {done.turns} turns re-played from the revealed seed reach the final position")
     click.echo(f"verified: the {done.compared} signed saves of history/ are positions of that re-play")
+    files = [*map(Path, report_files), *kept_reports(default_home(), save.game_id)]
+    seen = witness(done.history, save, [read_report_file(path) for path in files])
+    if seen.turns is None:
+        click.echo(
+            "no report of this game is kept on this machine: pbem read keeps a copy of each report it "
+            "opens; --report FILE checks one you saved"
+        )
+    else:
+        first, last = seen.turns
+        click.echo(
+            f"verified: {seen.reports} report(s) read during the game ({', '.join(seen.players)}; turns "
+            f"{first}-{last}) show this history and the commitment of the revealed seed"
+        )
 
 
 @main.command()

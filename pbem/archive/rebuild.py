@@ -167,9 +167,11 @@ def replay_steps(game: Game, save: Save, seed: bytes, log: Sequence[Any]) -> lis
     return steps
 
 
-def rebuild(folder: Path, save: Save, seed: bytes, log: Sequence[Any]) -> Rebuilt:
+def rebuild(
+    folder: Path, save: Save, seed: bytes, log: Sequence[Any], saves: Sequence[Save] | None = None
+) -> Rebuilt:
     """Re-play ``save``'s game from ``seed`` and ``log`` and check every position against the
-    signed saves in ``folder/history``.
+    signed saves in ``folder/history`` (``saves``: what :func:`history` already read of it).
 
     Raises RollbackError (a seed or position that does not match, naming the turn and the
     save), FormatError, TamperedError or ForeignError for a bad history file.
@@ -177,7 +179,7 @@ def rebuild(folder: Path, save: Save, seed: bytes, log: Sequence[Any]) -> Rebuil
     game = get_game(save.game)
     verify_replay(Save(dict(save.body, seed=seed.hex(), replay=list(log)), save.source))
     steps = replay_steps(game, save, seed, log)
-    line = on_line(history(folder, save))
+    line = on_line(history(folder, save) if saves is None else saves)
     compared = 0
     signed: dict[int, Save] = {}
     for step in steps:
@@ -224,6 +226,8 @@ class Verified:
     """Turns re-played from the revealed seed to the final position."""
     compared: int
     """Signed saves of ``history/`` compared with the re-play."""
+    history: tuple[Save, ...]
+    """Every save of ``history/``, by revision (what the players' reports are compared with)."""
 
 
 def verify_game(folder: Path, save: Save) -> Verified:
@@ -235,5 +239,6 @@ def verify_game(folder: Path, save: Save) -> Verified:
     Raises UsageError if the game is not over; RollbackError, FormatError, TamperedError or
     ForeignError naming the turn or the file that does not match."""
     turns = verify_replay(save)
-    rebuilt = rebuild(folder, save, bytes.fromhex(save.body["seed"]), save.body["replay"])
-    return Verified(turns, rebuilt.compared)
+    saves = history(folder, save)
+    rebuilt = rebuild(folder, save, bytes.fromhex(save.body["seed"]), save.body["replay"], saves)
+    return Verified(turns, rebuilt.compared, tuple(saves))
