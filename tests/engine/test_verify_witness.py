@@ -137,3 +137,32 @@ def test_a_report_naming_another_seed_commitment_is_caught(games: tuple[Table, T
     other = Save(dict(final.body, seed_commitment="ab" * 32), final.source)
     with pytest.raises(RollbackError, match="another seed commitment"):
         witness(saves, other, reports)
+
+
+def test_reports_of_turns_a_rollback_undid_still_agree(tmp_path: Path, keys: dict[str, Identity]) -> None:
+    """Undone saves stay in history/, so a report read before a rollback still matches the
+    save it was written from; the game's commitment is the same before and after."""
+    reader = tmp_path / "alice-home"
+    folder = GameFolder.create(
+        tmp_path / "g",
+        "symbiote",
+        keys["moderator"],
+        [keys[n].public() for n in PLAYERS],
+        {"dealer": "last-seat"},
+        now=NOW,
+        entropy=entropy("rolled"),
+        home=tmp_path / "moderator-home",
+    )
+    table = Table(folder, keys, tmp_path / "moderator-home")
+    for _ in range(6):
+        ReportCopies(reader).keep(table.report("alice"))
+        table.play_step("greedy")
+    table.folder.rollback(keys["moderator"], 3, now=table.tick(), entropy=entropy("fresh"))
+    for _ in range(500):
+        ReportCopies(reader).keep(table.report("alice"))
+        if table.folder.read().body["outcome"] is not None:
+            break
+        table.play_step("greedy")
+    result = _verify(table.folder.path, reader)
+    assert result.exit_code == 0, result.output
+    assert "report(s) read during the game (alice; turns 1-" in result.output
