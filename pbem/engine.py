@@ -79,6 +79,12 @@ Entropy = Callable[[int], bytes]
 T = TypeVar("T")
 
 
+MAX_SEQ_STEP = 1_000_000
+"""How far above a seat's last accepted Seq an order file may number itself: numbers only go
+up and have at most :data:`pbem.orders.MAX_DIGITS` digits, so a typed 999999999 would leave a
+player no number for any later file."""
+
+
 @dataclass(frozen=True)
 class Advanced:
     """What :meth:`GameFolder.advance` did (or would do, for a preview)."""
@@ -562,6 +568,15 @@ class GameFolder:
                 f"{source}: sequence number {header.seq} of {name} was already used (last accepted: {last}): "
                 "a replayed or out-of-date file",
                 f"to replace your orders, sign them again with Seq: {last + 1}",
+            )
+        if header.seq > last + MAX_SEQ_STEP:
+            from pbem.orders import MAX_DIGITS
+
+            raise ReplayError(
+                f"{source}: sequence number {header.seq} of {name} is far above the last accepted ({last}): "
+                f"numbers only go up (to {10**MAX_DIGITS - 1} at most), so a jump of more than "
+                f"{MAX_SEQ_STEP:,} could leave none for later turns",
+                f"sign the orders again with Seq: {last + 1} (pbem sign numbers them for you)",
             )
         if save.body["players"][seat]["status"] == "resigned":
             raise NotAwaitedError(
