@@ -79,12 +79,6 @@ Entropy = Callable[[int], bytes]
 T = TypeVar("T")
 
 
-MAX_SEQ_STEP = 1_000_000
-"""How far above a seat's last accepted Seq an order file may number itself: numbers only go
-up and have at most :data:`pbem.orders.MAX_DIGITS` digits, so a typed 999999999 would leave a
-player no number for any later file."""
-
-
 @dataclass(frozen=True)
 class Advanced:
     """What :meth:`GameFolder.advance` did (or would do, for a preview)."""
@@ -569,9 +563,9 @@ class GameFolder:
                 "a replayed or out-of-date file",
                 f"to replace your orders, sign them again with Seq: {last + 1}",
             )
-        if header.seq > last + MAX_SEQ_STEP:
-            from pbem.orders import MAX_DIGITS
+        from pbem.orders import MAX_DIGITS, MAX_SEQ_STEP, archive_copy
 
+        if header.seq > last + MAX_SEQ_STEP:
             raise ReplayError(
                 f"{source}: sequence number {header.seq} of {name} is far above the last accepted ({last}): "
                 f"numbers only go up (to {10**MAX_DIGITS - 1} at most), so a jump of more than "
@@ -608,8 +602,6 @@ class GameFolder:
         }
         # a plain string (save names are file-name safe): the os calls below take it as it is
         archive = f"{self._orders_root}{os.sep}turn-{save.turn:04d}{os.sep}{name}.seq{header.seq}.txt"
-        from pbem.orders import archive_copy
-
         sealed = archive_copy(text, moderator, save.moderator, source)
         seq = dict(save.body["seq"])
         seq[name] = header.seq

@@ -86,6 +86,10 @@ MAX_SEALED = 8
 """Sealed blocks looked at in one file or mail (each is decrypted to find the orders)."""
 MAX_DIGITS = 9
 """Digits of a Turn or Seq number."""
+MAX_SEQ_STEP = 1_000_000
+"""How far above a seat's last accepted Seq an order file may number itself: numbers only go
+up and have at most :data:`MAX_DIGITS` digits, so a typed 999999999 would leave a player no
+number for any later file (the engine refuses a larger jump, and forms stay within it)."""
 
 _HEADER_RE = re.compile(r"^(Game|Turn|Player|Seq)\s*:\s*(.*)$", re.IGNORECASE)
 _GAME_ID_RE = re.compile(r"[0-9A-F]{16}")

@@ -308,8 +308,13 @@ def form_header(report: Report, home: Path | None = None) -> OrderHeader:
     from pbem.orders import OrderHeader
 
     data = report.data
+    from pbem.orders import MAX_SEQ_STEP
+
     signed = SignedSeqs(home or default_home()).last(data["game_id"], data["player"])
-    seq = max(int(data["seq"] or 0), signed) + 1
+    accepted = int(data["seq"] or 0)
+    # A number signed here but never accepted (a typo the moderator refused) may be far
+    # above: the form stays within what the moderator takes.
+    seq = min(max(accepted, signed), accepted + MAX_SEQ_STEP - 1) + 1
     return OrderHeader(data["game_id"], data["turn"], data["player"], seq)
 
 
@@ -409,6 +414,8 @@ def _order_lines(text: str, source: str, identity: Identity) -> tuple[OrderHeade
 
 
 def _same_turn(header: OrderHeader, report: Report, source: str) -> None:
+    """Refuse a file for another game, turn or player than ``report`` (ForeignError), or one
+    whose Seq the moderator would refuse as far above the last accepted (FormatError)."""
     data = report.data
     if (
         header.game != data["game_id"]
@@ -418,6 +425,15 @@ def _same_turn(header: OrderHeader, report: Report, source: str) -> None:
         raise ForeignError(
             f"{source} is for game {header.game}, turn {header.turn}, player {header.player}; "
             f"the report is for game {data['game_id']}, turn {data['turn']}, player {data['player']}"
+        )
+    from pbem.orders import MAX_SEQ_STEP
+
+    accepted = int(data["seq"] or 0)
+    if header.seq > accepted + MAX_SEQ_STEP:
+        raise FormatError(
+            f"{source}: Seq {header.seq} is far above the last the moderator accepted ({accepted}); "
+            f"the moderator refuses a jump of more than {MAX_SEQ_STEP:,}",
+            f"write Seq: {accepted + 1} (pbem orders fills it in)",
         )
 
 
