@@ -42,6 +42,11 @@ def file_stem(archive: Archive) -> str:
     return stem
 
 
+def _safe(name: str) -> str:
+    """``name`` as a part of a file name: letters, digits, '_', '.' and '-' only, 40 at most."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else "_" for c in name)[:40] or "game"
+
+
 def _out_dir(out: Path) -> None:
     try:
         if out.exists() and not out.is_dir():
@@ -51,10 +56,23 @@ def _out_dir(out: Path) -> None:
         raise UsageError(f"cannot make the folder {shorten(str(out), 200)}: {exc.strerror or exc}") from None
 
 
-def write_archive(archive: Archive, out: Path) -> tuple[Path, Path]:
-    """Write ``archive`` as ``<stem>.html`` and ``<stem>.txt`` in ``out`` (made if needed)."""
+def write_archive(
+    archive: Archive, out: Path, taken: set[str] | None = None, folder_name: str = "game"
+) -> tuple[Path, Path]:
+    """Write ``archive`` as ``<stem>.html`` and ``<stem>.txt`` in ``out`` (made if needed).
+    ``taken``: stems this run already wrote (an archive of a root): a second folder of the
+    same game id (a copy, or a fork) gets its folder's name (``folder_name``) added instead
+    of overwriting the first; the stem used is added to it."""
     _out_dir(out)
     stem = file_stem(archive)
+    if taken is not None:
+        base = stem
+        if stem in taken:
+            stem = f"{base}-{_safe(folder_name)}"
+        number = 2
+        while stem in taken:
+            stem, number = f"{base}-{_safe(folder_name)}-{number}", number + 1
+        taken.add(stem)
     html, text = out / f"{stem}.html", out / f"{stem}.txt"
     try:
         atomic_write(html, render_html(archive), durable=False)
@@ -64,11 +82,14 @@ def write_archive(archive: Archive, out: Path) -> tuple[Path, Path]:
     return html, text
 
 
-def archive_game(folder: Path, out: Path, identity: Identity | None = None) -> Written:
-    """Build and write the archive of the game in ``folder``.  Raises what
-    :func:`pbem.archive.build.build_archive` raises; writes nothing then."""
+def archive_game(
+    folder: Path, out: Path, identity: Identity | None = None, taken: set[str] | None = None
+) -> Written:
+    """Build and write the archive of the game in ``folder`` (``taken``: as
+    :func:`write_archive`).  Raises what :func:`pbem.archive.build.build_archive` raises;
+    writes nothing then."""
     archive = build_archive(folder, identity)
-    html, text = write_archive(archive, out)
+    html, text = write_archive(archive, out, taken, folder.name)
     outcome = (archive.outcome or "not over").rstrip(".")
     summary = f"{archive.title}, {len(archive.turns)} turns: {outcome}"
     return Written(folder, html, text, summary)
@@ -87,6 +108,7 @@ def archive_root(root: Path, out: Path, identity: Identity | None = None) -> lis
         raise UsageError(f"{root} holds no pbem game (no folder with a save.json under it)")
     _out_dir(out)
     done: list[Written] = []
+    taken: set[str] = set()
     for folder in folders:
         try:
             if identity is None and (save := _read(folder)).body["seed"] is None:
@@ -94,7 +116,7 @@ def archive_root(root: Path, out: Path, identity: Identity | None = None) -> lis
                 what = f"{title}, not over yet (turn {save.turn}): archived once it ends"
                 done.append(Written(folder, None, None, what, skipped=True))
                 continue
-            done.append(archive_game(folder, out, identity))
+            done.append(archive_game(folder, out, identity, taken))
         except PbemError as exc:
             problem = exc.message + (f" ({exc.hint})" if getattr(exc, "hint", None) else "")
             done.append(Written(folder, None, None, "", problem))
