@@ -40,15 +40,20 @@ def _replace_during_submit(monkeypatch: pytest.MonkeyPatch, path: Path, text: st
     monkeypatch.setattr(GameFolder, "submit", submit)
 
 
-@pytest.mark.parametrize("in_place", [False, True])
-def test_a_file_saved_again_while_handled_stays_for_the_next_pass(
-    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch, in_place: bool
-) -> None:
+def _orders_dropped(root: Path, keys: dict[str, Identity], clock: FixedClock) -> tuple[Path, Moderator, Path]:
+    """A game whose turn-1 reports were handed out, with the awaited seat's orders dropped."""
     game = new_game(root, keys, "g1")
     moderator = Moderator(root, keys["moderator"], clock=clock, settle=0)
     moderator.run_pass()
     name = awaited(game)[0]
-    path = drop(game, name, "orders.txt", order_block(game, keys, name))
+    return game, moderator, drop(game, name, "orders.txt", order_block(game, keys, name))
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+def test_a_file_saved_again_while_handled_stays_for_the_next_pass(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, monkeypatch: pytest.MonkeyPatch, in_place: bool
+) -> None:
+    game, moderator, path = _orders_dropped(root, keys, clock)
     corrected = "corrected orders, saved while the moderator worked\n"
     _replace_during_submit(monkeypatch, path, corrected, in_place)
     before = read(game).revision
@@ -65,10 +70,6 @@ def test_a_file_saved_again_while_handled_stays_for_the_next_pass(
 def test_an_unchanged_file_is_removed_after_its_answer(
     root: Path, keys: dict[str, Identity], clock: FixedClock
 ) -> None:
-    game = new_game(root, keys, "g1")
-    moderator = Moderator(root, keys["moderator"], clock=clock, settle=0)
-    moderator.run_pass()
-    name = awaited(game)[0]
-    path = drop(game, name, "orders.txt", order_block(game, keys, name))
+    _, moderator, path = _orders_dropped(root, keys, clock)
     moderator.run_pass()
     assert not path.exists()
