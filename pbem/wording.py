@@ -6,6 +6,10 @@ place where those references become the players' names; every text and picture p
 a person goes through it (reports, order forms, validation errors, the moderator's notices
 and previews, ``advance``, ``show`` and ``status``).
 
+:func:`counted` writes a number with its noun ("1 point", "2 points") and :func:`join_names`
+a list of names ("alice, bob and dave"): every count and list a person reads goes through
+them.
+
 Mail clients fold lines longer than 72 columns, and quoting adds two more: :func:`wrap_text`
 folds every line pbem writes for mail to :data:`WIDTH` columns, keeping a line's
 indentation, its list bullet and its ``#`` comment mark on the continuation lines.
@@ -214,6 +218,27 @@ def advanced_lines(result: Advanced, names: Sequence[str], *, preview: bool, fil
     else:
         out.append(f"turn {result.turn}: awaiting {', '.join(result.awaiting)}")
     return out
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun``, the noun plural unless ``n`` is 1 or -1: "1 point", "0 points", "3 cards".
+
+    ``plural`` is the plural where it is not ``noun`` + "s" ("Psi", "lives").  Never raises.
+    """
+    return f"{n} {noun if n in (1, -1) else (plural if plural is not None else noun + 's')}"
+
+
+def join_names(names: Iterable[str], empty: str = "") -> str:
+    """Names as a person lists them: "alice", "alice and bob", "alice, bob and dave".
+
+    ``empty`` is what an empty list reads as ("nobody").  Never raises.
+    """
+    items = list(names)
+    if not items:
+        return empty
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def seat_name(seat: object, names: Sequence[str]) -> str:

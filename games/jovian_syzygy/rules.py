@@ -30,6 +30,7 @@ from typing import Any
 
 from pbem.game import Event, Outcome, Resolution, State
 from pbem.rng import Rng
+from pbem.wording import counted, join_names
 
 from . import award_table, board, corners
 from .award_table import Award
@@ -391,17 +392,17 @@ def summarise(state: State) -> Outcome | None:
     if state["players"] == 1:
         if options_of(state).get("solo", "timed") == "timed":
             won = (0,) if psi[0] > WIN_ABOVE else ()
-            return Outcome(won, scores, f"solo timed: {psi[0]} Psi after {played} rounds")
+            return Outcome(won, scores, f"solo timed: {psi[0]} Psi after {counted(played, 'round')}")
         if psi[0] >= SOLO_TARGET:
-            return Outcome((0,), scores, f"solo scored: reached {psi[0]} Psi in {played} rounds")
+            return Outcome((0,), scores, f"solo scored: reached {psi[0]} Psi in {counted(played, 'round')}")
         return Outcome((), scores, f"solo scored: only {psi[0]} Psi when the {played}-round cap ended it")
     above = tuple(s for s, p in enumerate(psi) if p > WIN_ABOVE)
     if above:
-        names = ", ".join(player(s) for s in above)
-        return Outcome(above, scores, f"{names} above {WIN_ABOVE} Psi after {played} rounds")
+        names = join_names(player(s) for s in above)
+        return Outcome(above, scores, f"{names} above {WIN_ABOVE} Psi after {counted(played, 'round')}")
     best = max(psi)
     top = tuple(s for s, p in enumerate(psi) if p == best)
-    names = ", ".join(player(s) for s in top)
+    names = join_names(player(s) for s in top)
     if options_of(state).get("at-cap", "nobody") == "highest":
         return Outcome(top, scores, f"round cap of {played} reached; highest Psi ({best}): {names}")
     return Outcome(

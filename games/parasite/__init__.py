@@ -15,6 +15,7 @@ from typing import Any
 from pbem.game import JSON, Bot, Chartable, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
 from pbem.padding import Padding
 from pbem.rng import Rng
+from pbem.wording import join_names
 
 INFO = GameInfo(
     name="parasite",
@@ -139,7 +140,7 @@ class Parasite:
         if not state["over"]:
             return None
         winners = tuple(state["winners"] or ())
-        names = " and ".join(f"player {w + 1}" for w in winners) or "nobody"
+        names = join_names((f"player {w + 1}" for w in winners), "nobody")
         return Outcome(winners=winners, scores=None, summary=f"{names} won ({state['why']}).")
 
     def describe(self, view: View) -> tuple[str, str]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from pbem.game import View
 from pbem.render import render
+from pbem.wording import counted, join_names
 
 from .cards import LOCATION_DECKS, CardSet, load_cards
 
@@ -98,9 +99,9 @@ def question_text(question: Mapping[str, Any], seats: Sequence[int], n: int) -> 
     if kind == "option":
         return f"{asked}: which option{why}"
     if kind in ("give", "discard"):
-        return f"{asked}: {question.get('count', 1)} card(s) to {kind}{why}"
+        return f"{asked}: {counted(question.get('count', 1), 'card')} to {kind}{why}"
     if kind == "token":
-        return f"{asked}: {question.get('count', 1)} token(s) to give back{why}"
+        return f"{asked}: {counted(question.get('count', 1), 'token')} to give back{why}"
     if kind == "location":
         return f"{asked}: a Location{why}, from {', '.join(place(c) for c in question.get('choices', []))}"
     if kind == "escape":
@@ -183,7 +184,7 @@ def _seat_lines(pub: Mapping[str, Any], seat: int, cards: CardSet, colours: Sequ
         head += " [" + ", ".join(marks) + "]"
     lines = [head]
     if seat < n and not over and pub["health"][seat] != "dead":
-        lines.append(f"    {pub['hand_sizes'][seat]} hand card(s)")
+        lines.append(f"    {counted(pub['hand_sizes'][seat], 'hand card')}")
     items = pub["items"][seat]
     if items:
         lines.append("    Items: " + ", ".join(cards.cards[i].name for i in items))
@@ -295,14 +296,14 @@ def public_context(view: View) -> dict[str, Any]:
         "missions": _mission_lines(pub, cards),
         "where": where,
         "seats": [_seat_lines(pub, s, cards, colours) for s in range(count)],
-        "infection_deck": pub["infection_deck"],
+        "infection_deck": counted(pub["infection_deck"], "card"),
         "hidden_tokens": pub["tokens"] is None,
         "supply": None
         if pub.get("supply") is None
         else ", ".join(f"{colours[s]} {k}" for s, k in enumerate(pub["supply"])),
         "awaited": awaited,
         "why": pub.get("why"),
-        "winners": ", ".join(who(s, n) for s in winners) or "nobody",
+        "winners": join_names((who(s, n) for s in winners), "nobody"),
         "reveal": _reveal_lines(pub, cards, colours) if over else [],
         "options": option_text(pub["options"]),
     }

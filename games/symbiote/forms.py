@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pbem.game import View
+from pbem.wording import counted
 
 from .cards import RANK, count, legal_sets, matched, set_value, show
 from .orders import discard_choices, set_line, situation
@@ -69,7 +70,7 @@ def default_orders(view: View) -> list[str]:
 
 def _set_note(cards: tuple[str, ...]) -> str:
     """The points of a set as text: "matched, 4 points" or "2 points"."""
-    return f"{'matched, ' if matched(cards) else ''}{set_value(cards)} points"
+    return f"{'matched, ' if matched(cards) else ''}{counted(set_value(cards), 'point')}"
 
 
 def order_form(view: View) -> list[str]:
@@ -89,7 +90,7 @@ def order_form(view: View) -> list[str]:
     if sit.drawn:
         out.append(f"# You drew: {sit.drawn}")
     top = sit.top or "(empty)"
-    out.append(f"# Top discard: {top}; draw pile: {pub['deck']} cards.")
+    out.append(f"# Top discard: {top}; draw pile: {counted(pub['deck'], 'card')}.")
     if sit.can_take or sit.can_draw:
         out.append("# Lines: take | draw, then pair C C / royal J Q K, then discard C.")
     else:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.game import View
 from pbem.render import render
-from pbem.wording import fold
+from pbem.wording import counted, fold, join_names
 
 from .cards import legal_sets, set_kind, set_value, show
 from .rules import OPTION_DEFAULTS, who
@@ -92,7 +92,7 @@ def public_context(view: View) -> dict[str, Any]:
         "aside": wrap(f"Tens set aside: {' '.join(pub['aside']) or 'none'}"),
         "seats": seats,
         "variants": wrap(f"Variants and rulings: {', '.join(options) or 'none'}"),
-        "winners": " and ".join(who(w) for w in pub.get("winners") or []),
+        "winners": join_names(who(w) for w in pub.get("winners") or []),
         "scores": [line for seat in range(n) for line in wrap(score_line(pub, seat), "    ")] if over else [],
     }
 
@@ -102,9 +102,7 @@ def score_line(pub: dict[str, Any], seat: int) -> str:
     (+1 a set)".  Only for a finished game's public view (its sets are revealed)."""
     sets = pub["sets"][seat]
     points = sum(set_value(s) for s in sets)
-    text = (
-        f"{who(seat)}: {pub['scores'][seat]} = {points} from {len(sets)} set{'s' if len(sets) != 1 else ''}"
-    )
+    text = f"{who(seat)}: {pub['scores'][seat]} = {points} from {counted(len(sets), 'set')}"
     if seat == pub["host"] and sets:
         if pub["parasite"]:
             text += f" - {len(sets)} parasite penalty (-1 a set)"

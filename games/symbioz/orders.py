@@ -37,6 +37,7 @@ from pbem.game import (
     OrderLine,
     View,
 )
+from pbem.wording import counted
 
 from .board import ORDER, adjacency
 from .state import (
@@ -213,7 +214,8 @@ class _Checker:
             left = (points - self.spent) // price
             raise IllegalOrderError(
                 line,
-                f"{count} {pawn}(s) cost {price * count} points; {points - self.spent} of {points} left",
+                f"{counted(count, pawn)} cost {counted(price * count, 'point')}; "
+                f"{points - self.spent} of {points} left",
                 f"buy {left} {pawn} {sq}" if left else None,
             )
         supply: int = self.pub["supply"][pawn][self.seat]
@@ -221,7 +223,7 @@ class _Checker:
             left = supply - self.bought[pawn]
             raise IllegalOrderError(
                 line,
-                f"only {left} {pawn}(s) left in your supply",
+                f"only {counted(left, pawn)} left in your supply",
                 f"buy {left} {pawn} {sq}" if left else None,
             )
         if pawn == "zerb":
@@ -229,7 +231,7 @@ class _Checker:
             if count > room and not others and fallback == "none":
                 raise IllegalOrderError(
                     line,
-                    f"{sq} has room for {max(room, 0)} more Zerb(s)",
+                    f"{sq} has room for {max(room, 0)} more {'Zerb' if room == 1 else 'Zerbs'}",
                     f"buy {room} zerb {sq}" if room > 0 else None,
                 )
             self.check_buy_limit(line, sq, count, not others and (tail is None or fallback == "none"))
@@ -266,7 +268,7 @@ class _Checker:
                 rule = "as many as you have there"
             raise IllegalOrderError(
                 line,
-                f"at most {left} more Zerb(s) may be bought into {sq} this "
+                f"at most {left} more {'Zerb' if left == 1 else 'Zerbs'} may be bought into {sq} this "
                 f"{'round' if self.pub.get('phase') else 'turn'} ({rule}: "
                 f"{mine}); add 'else any' to place the rest elsewhere",
                 f"buy {left} zerb {sq}" if left else None,

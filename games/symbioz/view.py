@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.game import View
 from pbem.render import render
-from pbem.wording import WIDTH
+from pbem.wording import WIDTH, counted
 
 from .board import BY_NAME, adjacency
 from .rounds import has_choice, phase_title
@@ -251,11 +251,11 @@ def _growth_form(pub: dict[str, Any], seat: int) -> list[str]:
         n = pub["zerbs"][sq][seat]
         born = births(sq, n)
         if born == 0:
-            lines.append(f"#    {sq}: {n} Zerbs, no newborn now")
+            lines.append(f"#    {sq}: {counted(n, 'Zerb')}, no newborn now")
             continue
         room = growth_room(pub, seat, sq)
         where = ", ".join(f"{t} {k}" for t, k in room.items()) or "nowhere (lost)"
-        lines += _wrapped(f"#    {sq}: {n} Zerbs, {born} newborn(s) -> {where}")
+        lines += _wrapped(f"#    {sq}: {counted(n, 'Zerb')}, {counted(born, 'newborn')} -> {where}")
         if example is None and len(room) > 1:
             example = f"# grow {sq} prefer {' '.join([*(t for t in room if t != sq), sq][:4])}"
     if example:

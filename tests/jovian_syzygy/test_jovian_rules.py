@@ -319,7 +319,7 @@ def test_solo_scored_ends_on_reaching_twenty() -> None:
     new = play_round(state, {}).state
     assert new["psi"][0] == 20 and new["over"]
     outcome = GAME.outcome(new)
-    assert outcome is not None and outcome.winners == (0,) and "1 rounds" in outcome.summary
+    assert outcome is not None and outcome.winners == (0,) and "in 1 round" in outcome.summary
     state = make_state(["NE"], psi=[25], solo="scored")
     assert play_round(state, {}).state["over"]  # more than 20 already: the first round's end
 

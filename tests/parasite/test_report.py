@@ -162,7 +162,7 @@ def test_the_public_report_shows_the_position() -> None:
     deck = len(state["decks"]["office"])
     assert re.search(rf"Office \(deck {deck}, discards 0\): bob", text)
     assert "carol" in text and "Distressed" in text
-    assert re.search(r"dave\w*: Mechanic [^:]*Helipad\n\s+\d hand card\(s\)\n\s+Tokens: red \(alice", text)
+    assert re.search(r"dave\w*: Mechanic [^:]*Helipad\n\s+\d hand cards?\n\s+Tokens: red \(alice", text)
     assert cards.infections[state["infection"][4][0]].name in text
     assert "Mission in play: Fuel Run (0 on it, 2 needed)" in text
     assert f"{cards.dog.name} the Dog" in text

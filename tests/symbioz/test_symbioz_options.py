@@ -37,7 +37,7 @@ def test_default_limit_is_what_the_square_would_breed() -> None:
     state = position(zerbs={"C2": {YELLOW: 4}, "C3": {YELLOW: 8}})
     with pytest.raises(OrderErrors) as err:
         orders_for(state, YELLOW, "buy 2 zerbs C2")
-    assert "at most 1 more Zerb(s) may be bought into C2" in err.value.errors[0].message
+    assert "at most 1 more Zerb may be bought into C2" in err.value.errors[0].message
     assert err.value.errors[0].suggestion == "buy 1 zerb C2"
     orders_for(state, YELLOW, "buy 2 zerbs C3")  # 8 Zerbs breed 2
     with pytest.raises(OrderErrors):
@@ -47,7 +47,7 @@ def test_default_limit_is_what_the_square_would_breed() -> None:
 def test_zerbs_beyond_the_limit_follow_else() -> None:
     state = position(zerbs={"C2": {YELLOW: 4}, "C3": {YELLOW: 4}})
     res = play(state, {YELLOW: ["buy 3 zerbs C2 else C3 none"]})
-    assert "C2, C3, 1 lost" in texts(res) and "at most 1 Zerb(s) bought into C2 a turn" in texts(res)
+    assert "C2, C3, 1 lost" in texts(res) and "at most 1 Zerb bought into C2 a turn" in texts(res)
     # 4 + 1 bought + 1 newborn in each; the third Zerb is not bought (both limits reached)
     assert res.state["zerbs"]["C2"][YELLOW] == 6 and res.state["zerbs"]["C3"][YELLOW] == 6
 
@@ -125,5 +125,5 @@ def test_order_form_lists_only_legal_growth_targets_with_counts() -> None:
     zerbs = {"C2": {YELLOW: 8}, "C3": {YELLOW: 8}, "B2": {RED: 12 - 1, YELLOW: 1}, "C1": {YELLOW: 7}}
     form = "\n".join(GAME.order_form(GAME.observe(position(zerbs=zerbs), YELLOW)))
     line = next(x for x in form.splitlines() if x.startswith("#    C2:"))
-    assert line == "#    C2: 8 Zerbs, 2 newborn(s) -> C2 2, B1 2, C1 1"
+    assert line == "#    C2: 8 Zerbs, 2 newborns -> C2 2, B1 2, C1 1"
     assert "no newborn" not in line and all(len(x) < 72 for x in form.splitlines())

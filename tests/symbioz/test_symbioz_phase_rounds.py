@@ -60,14 +60,14 @@ def test_each_phase_is_written_after_seeing_the_previous_one() -> None:
     zerbs = {"C2": {YELLOW: 7}, "C6": {RED: 4}, "C10": {BLUE: 4}}
     state = phased(1, players=3, zerbs=zerbs)
     turn_form = GAME.order_form(GAME.observe(position(players=3, zerbs=zerbs), YELLOW))
-    assert "#    C2: 7 Zerbs, 1 newborn(s) -> C2 1, B1 1, B2 1, C1 1, C3 1" in turn_form
+    assert "#    C2: 7 Zerbs, 1 newborn -> C2 1, B1 1, B2 1, C1 1, C3 1" in turn_form
     intro_form = GAME.order_form(GAME.observe(state, YELLOW))
     assert not any(x.startswith("# 2. Multiplication") for x in intro_form), "only this phase"
     after = resolve(state, {YELLOW: ["buy 1 zerb C2"]})
     new = after.state
     assert new["phase"] == 2 and new["turn"] == 2 and new["zerbs"]["C2"][YELLOW] == 8
     form = GAME.order_form(GAME.observe(new, YELLOW))
-    assert any(x.startswith("#    C2: 8 Zerbs, 2 newborn(s)") for x in form), "the form sees the purchase"
+    assert any(x.startswith("#    C2: 8 Zerbs, 2 newborns") for x in form), "the form sees the purchase"
     assert not any(x.startswith("# 1. Introduction") for x in form)
     grown = resolve(new, {YELLOW: ["grow C2 -> B1 B2"]}).state
     assert grown["zerbs"]["B1"][YELLOW] == 1 and grown["zerbs"]["B2"][YELLOW] == 1
