@@ -542,7 +542,9 @@ def status(folder: str, as_json: bool, moderator_card: str | None) -> None:
     click.echo(f"{save.game} game {save.game_id}, turn {save.turn} (saved {info['written']})")
     if info["outcome"]:
         outcome = info["outcome"]
-        click.echo(f"game over: {outcome['summary']} (won by: {', '.join(outcome['won_by']) or 'nobody'})")
+        from pbem.wording import outcome_line
+
+        click.echo(f"game over: {outcome_line(outcome['summary'], outcome['won_by'])}")
     else:
         click.echo(f"awaiting orders from: {', '.join(info['awaiting']) or 'nobody (ready to advance)'}")
         if info["submitted"]:
@@ -866,7 +868,10 @@ def verify(folder: str, moderator_card: str | None, report_files: tuple[str, ...
 
     save = GameFolder(folder).read(_card(moderator_card))
     done = verify_game(Path(folder), save)
-    click.echo(f"verified: {done.turns} turns re-played from the revealed seed reach the final position")
+    from pbem.wording import counted
+
+    turns, reach = counted(done.turns, "turn"), "reaches" if done.turns == 1 else "reach"
+    click.echo(f"verified: {turns} re-played from the revealed seed {reach} the final position")
     click.echo(f"verified: the {done.compared} signed saves of history/ are positions of that re-play")
     files = [*map(Path, report_files), *kept_reports(default_home(), save.game_id)]
     seen = witness(done.history, save, [read_report_file(path) for path in files])

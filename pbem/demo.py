@@ -32,6 +32,7 @@ from pbem.player import bot_orders, form_header
 from pbem.registry import get_game
 from pbem.reports import name_seats, parse_report
 from pbem.rng import Rng, seeded_entropy
+from pbem.wording import counted, outcome_line
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan")
 
@@ -184,12 +185,11 @@ def _play(
         raise UsageError(f"the demo game did not end within {max_turns} turns")
     outcome = Outcome(tuple(outcome_json["winners"]), outcome_json["scores"], outcome_json["summary"])
     names = final.names
-    winners = ", ".join(names[w] for w in outcome.winners) or "nobody"
+    result = outcome_line(name_seats(outcome.summary, names), [names[w] for w in outcome.winners])
     seconds = timer() - start
     summary = "\n".join(
         [
-            f"{game.info.title} over after {turns} turns: winner(s): {winners}",
-            f"  {name_seats(outcome.summary, names)}",
+            f"{game.info.title} over after {counted(turns, 'turn')}: {result}",
             f"  game folder: {out / 'game'} (save.json, history/, orders/, reports/)",
             f"  final reports: {folder.reports_dir(final.turn)}",
             f"  keys: {keys}   signed order files: {out / 'mail'}",

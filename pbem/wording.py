@@ -248,6 +248,24 @@ def seat_name(seat: object, names: Sequence[str]) -> str:
     return f"seat {seat}"
 
 
+def outcome_line(summary: str, winners: Sequence[str]) -> str:
+    """A finished game's result said once: the game's own summary (names put in), and who won
+    only where the summary does not already name every winner.
+
+    "bob won (alice 7, bob 1)." stays as it is; "solo timed: 35 Psi after 40 rounds" becomes
+    "solo timed: 35 Psi after 40 rounds; won by alice", and a summary that names no winner
+    when there is none gets "; nobody won".  Never raises.
+    """
+    text = summary.strip()
+    if winners:
+        if all(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) for name in winners):
+            return text
+        return f"{text.rstrip('.')}; won by {join_names(winners)}"
+    if re.search(r"\b(nobody|no winner|no one)\b", text, re.IGNORECASE):
+        return text
+    return f"{text.rstrip('.')}; nobody won"
+
+
 def named_outcome(outcome: Mapping[str, Any] | None, names: Sequence[str]) -> dict[str, Any] | None:
     """A save's outcome record with the summary named and ``won_by``: the winners' names."""
     if outcome is None:

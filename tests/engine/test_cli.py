@@ -359,7 +359,7 @@ def test_advance(world: World, game: Path, tmp_path: Path) -> None:
 def test_demo_and_verify(world: World, tmp_path: Path, game: Path) -> None:
     out = tmp_path / "demo"
     result = ok(world.run("demo", "symbiote", "--players", "3", "--seed", "3", "--out", str(out)))
-    assert "Symbiote over after" in result.output and "winner(s):" in result.output
+    assert "Symbiote over after" in result.output and " won (" in result.output
     save = json.loads((out / "game" / "save.json").read_text())["body"]
     assert save["outcome"] is not None
     verified = ok(world.run("verify", str(out / "game")))
