@@ -289,11 +289,21 @@ def judge(
 @KEY
 @STATE
 def extend(game_dir: str, duration: str, keyfile: str, state_dir: str | None) -> None:
-    """Move the current turn's deadline DURATION later (e.g. 24h, 2d)."""
-    from pbem.timing import parse_duration
+    """Move the current turn's deadline DURATION later: a number with a unit, w, d, h, m or
+    s (24h, 2d, 1h30m); a number without a unit is seconds."""
+    from pbem.timing import format_duration, parse_duration
 
-    clock = _admin(game_dir, keyfile, state_dir).extend(parse_duration(duration, "DURATION"))
-    click.echo(f"turn {clock.turn}: deadline extended by {duration} (in all: {clock.extended} s)")
+    seconds = parse_duration(duration, "DURATION")
+    clock = _admin(game_dir, keyfile, state_dir).extend(seconds)
+    click.echo(
+        f"turn {clock.turn}: deadline extended by {format_duration(seconds)} "
+        f"(in all: {format_duration(clock.extended)})"
+    )
+    if duration.strip().isdigit():
+        click.echo(
+            f"note: {duration.strip()} without a unit is seconds; write {duration.strip()}h for hours",
+            err=True,
+        )
 
 
 @click.command()
@@ -302,7 +312,14 @@ def extend(game_dir: str, duration: str, keyfile: str, state_dir: str | None) ->
 @STATE
 def pause(game_dir: str, keyfile: str, state_dir: str | None) -> None:
     """Stop the game's clock: no reminders, deadlines or turns until resumed."""
-    _admin(game_dir, keyfile, state_dir).pause()
+    from pbem.moderator.journal import stamp
+
+    clock, changed = _admin(game_dir, keyfile, state_dir).pause()
+    if not changed:
+        click.echo(
+            f"already paused since {stamp(clock.paused_since)}: nothing changed (pbem resume restarts it)"
+        )
+        return
     click.echo("paused: orders are still filed, but nothing falls due and no turn is resolved")
 
 
@@ -312,8 +329,13 @@ def pause(game_dir: str, keyfile: str, state_dir: str | None) -> None:
 @STATE
 def resume(game_dir: str, keyfile: str, state_dir: str | None) -> None:
     """Restart the game's clock; the deadline moves by the time it was paused."""
-    clock = _admin(game_dir, keyfile, state_dir).resume()
-    click.echo(f"resumed: turn {clock.turn}, paused for {clock.paused_total} s in all")
+    from pbem.timing import format_duration
+
+    clock, changed = _admin(game_dir, keyfile, state_dir).resume()
+    if not changed:
+        click.echo("not paused: nothing changed (the game's clock is running)")
+        return
+    click.echo(f"resumed: turn {clock.turn}, paused for {format_duration(clock.paused_total)} in all")
 
 
 @click.command("replace")

@@ -88,27 +88,38 @@ class GameAdmin:
             save_record(self.game_dir, record)
             return clock
 
-    def pause(self) -> TurnClock:
-        """Stop the clock: no reminder, deadline or advance until resumed (orders are still filed)."""
+    def pause(self) -> tuple[TurnClock, bool]:
+        """Stop the clock: no reminder, deadline or advance until resumed (orders are still filed).
+
+        Returns the clock and whether it was running: pausing a paused game writes nothing
+        (the clock's ``paused_since`` says since when it is paused)."""
         with self._locked() as record:
-            clock = self._clock_of(record).pause(self.clock.now())
+            before = self._clock_of(record)
+            if before.paused_since is not None:
+                return before, False
+            clock = before.pause(self.clock.now())
             record = replace(record, clock=clock)
             save_record(
                 self.game_dir,
                 record.logged("game paused", at=self.clock.now(), kind="paused", turn=clock.turn),
             )
-            return clock
+            return clock, True
 
-    def resume(self) -> TurnClock:
-        """Restart the clock; the paused time is added to the deadline."""
+    def resume(self) -> tuple[TurnClock, bool]:
+        """Restart the clock; the paused time is added to the deadline.
+
+        Returns the clock and whether it was paused: resuming a running game writes nothing."""
         with self._locked() as record:
-            clock = self._clock_of(record).resume(self.clock.now())
+            before = self._clock_of(record)
+            if before.paused_since is None:
+                return before, False
+            clock = before.resume(self.clock.now())
             record = replace(record, clock=clock)
             save_record(
                 self.game_dir,
                 record.logged("game resumed", at=self.clock.now(), kind="resumed", turn=clock.turn),
             )
-            return clock
+            return clock, True
 
     def replace_player(self, name: str, card: PublicCard) -> str:
         """Give seat ``name`` to the holder of ``card`` (same seat, new key); returns the new name."""
