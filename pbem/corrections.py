@@ -55,6 +55,19 @@ def set_aside(folder: GameFolder, revision: int, kind: str, *, after: int) -> li
     return moved
 
 
+def turn_ranges(turns: list[int]) -> str:
+    """Sorted turn numbers as a person reads them: "1 to 4", "2, 5 to 7 and 9".  Never raises."""
+    from pbem.wording import join_names
+
+    runs: list[list[int]] = []
+    for turn in turns:
+        if runs and turn == runs[-1][1] + 1:
+            runs[-1][1] = turn
+        else:
+            runs.append([turn, turn])
+    return join_names(str(a) if a == b else f"{a} to {b}" for a, b in runs)
+
+
 def rollback(
     folder: GameFolder,
     moderator: Identity,
@@ -76,13 +89,19 @@ def rollback(
             f"game {current.game_id} is over and its seed is revealed: it cannot be rolled back",
             "start a new game (pbem new) instead",
         )
-    candidates = []
+    candidates, starts = [], set()
     for path in sorted((folder.path / "history").glob("rev-*.json")):
         old = read_save(path.read_bytes(), str(path), moderator.public())
-        if old.game_id == current.game_id and old.turn == turn and not old.body["submitted"]:
-            candidates.append(old)
+        if old.game_id == current.game_id and not old.body["submitted"]:
+            starts.add(old.turn)
+            if old.turn == turn:
+                candidates.append(old)
     if not candidates:
-        raise UsageError(f"history holds no start of turn {turn}")
+        shown = turn if -(10**6) < turn < 10**6 else f"{str(turn)[:12]}..."
+        raise UsageError(
+            f"game {current.game_id} has no turn {shown} to go back to (history/ holds no start of it)",
+            f"the turns it can go back to: {turn_ranges(sorted(starts))}" if starts else None,
+        )
     old = candidates[-1]
     old_secret = open_secret(old, moderator)
     fresh = entropy(32)

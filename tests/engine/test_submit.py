@@ -355,7 +355,7 @@ def test_rollback_to_an_earlier_turn(table: Table) -> None:
         table.submit(replayed_file)
     table.play_step()
     assert table.folder.read().turn == 3
-    with pytest.raises(UsageError, match="history holds no start of turn 9"):
+    with pytest.raises(UsageError, match="has no turn 9 to go back to"):
         table.folder.rollback(table.moderator, 9, now=table.tick())
 
 
