@@ -30,7 +30,6 @@ from typing import Any
 
 from pbem.game import Event, Outcome, Resolution, State
 from pbem.rng import Rng
-from pbem.wording import counted, join_names
 
 from . import award_table, board, corners
 from .award_table import Award
@@ -386,6 +385,8 @@ def summarise(state: State) -> Outcome | None:
     """The outcome of a finished game (None while it goes on)."""
     if not state["over"]:
         return None
+    from pbem.wording import counted, join_names  # here: `pbem status` loads these rules, not the wording
+
     psi = state["psi"]
     played = state["rounds_played"]
     scores = tuple(psi)
