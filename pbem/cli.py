@@ -302,7 +302,14 @@ def _read_text(path: str) -> str:
 # ---- keys -----------------------------------------------------------------------------------
 @main.command()
 @click.argument("name")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=".", help="Folder for the files.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=".",
+    metavar="FOLDER",
+    help="Folder for the files.",
+)
 def keygen(name: str, out_dir: str) -> None:
     """Make a secret identity NAME.key (mode 0600) and a public card NAME.pub."""
     from pbem.keys import Identity, check_player_name
@@ -890,7 +897,14 @@ def verify(folder: str, moderator_card: str | None, report_files: tuple[str, ...
 
 @main.command()
 @click.argument("folder", type=EXISTING_FOLDER)
-@click.option("--out", "out_dir", required=True, type=click.Path(), help="Folder for the archive files.")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(),
+    metavar="FOLDER",
+    help="Folder for the archive files.",
+)
 @click.option(
     "--key",
     "keyfile",
@@ -929,11 +943,14 @@ def archive(folder: str, out_dir: str, keyfile: str | None) -> None:
 
 @main.command()
 @click.argument("game")
-@click.option("--players", type=int, default=None, help="Number of seats (default: the game's maximum).")
+@click.option(
+    "--players", type=int, default=None, metavar="N", help="Number of seats (default: the game's maximum)."
+)
 @click.option(
     "--seed",
     type=int,
     default=7,
+    metavar="NUMBER",
     help="Fixes the game's chance and the bots' choices: the same seed plays the same game "
     "(with new keys and its own game id).",
 )
@@ -941,9 +958,15 @@ def archive(folder: str, out_dir: str, keyfile: str | None) -> None:
     "--out",
     type=click.Path(file_okay=False),
     default="demo-out",
+    metavar="FOLDER",
     help="Folder for all files; must be empty or absent (a failed demo leaves it so).",
 )
-@click.option("--bots", default="greedy,random", help="Bots by seat, comma-separated, cycled.")
+@click.option(
+    "--bots",
+    default="greedy,random",
+    metavar="BOT,BOT...",
+    help="Bots by seat, comma-separated, cycled (pbem games lists each game's bots).",
+)
 @_variant_option
 def demo(game: str, players: int | None, seed: int, out: str, bots: str, options: tuple[str, ...]) -> None:
     """Play a whole game with bots through the real pipeline and print the winner.

@@ -21,6 +21,7 @@ STATE = click.option(
     "--state-dir",
     type=click.Path(file_okay=False),
     default=None,
+    metavar="FOLDER",
     help="The moderator's local folder (index, outbox, quarantine); never inside the shared folder.",
 )
 GAME = click.argument("game_dir", metavar="GAME", type=click.Path(exists=True, file_okay=False))
@@ -185,8 +186,20 @@ class _Workers(click.ParamType):
 @KEY
 @STATE
 @click.option("--watch", is_flag=True, help="Keep running, one pass every poll interval, until stopped.")
-@click.option("--poll", type=int, default=None, help="Seconds between passes (default: from moderator.toml).")
-@click.option("--settle", type=int, default=None, help="Seconds a dropped file must rest before it is read.")
+@click.option(
+    "--poll",
+    type=int,
+    default=None,
+    metavar="SECONDS",
+    help="Seconds between passes with --watch (default: from moderator.toml).",
+)
+@click.option(
+    "--settle",
+    type=int,
+    default=None,
+    metavar="SECONDS",
+    help="Seconds a dropped file must rest before it is read (default: from moderator.toml).",
+)
 @click.option("--force", is_flag=True, help="Look at every game, even those that seem unchanged.")
 @click.option(
     "--workers",
@@ -239,7 +252,13 @@ def moderate(
     help="TOML file with the [mail] settings (default: ROOT/moderator.toml).",
 )
 @click.option("--watch", is_flag=True, help="Keep running until stopped.")
-@click.option("--poll", type=int, default=None, help="Seconds between rounds.")
+@click.option(
+    "--poll",
+    type=int,
+    default=None,
+    metavar="SECONDS",
+    help="Seconds between rounds with --watch (default: from moderator.toml).",
+)
 @click.option(
     "-v", "--verbose", is_flag=True, help="Also print each pass's counts and the games skipped as locked."
 )
@@ -430,8 +449,10 @@ def open_cmd(file: str, keyfile: str) -> None:
     "reminder, missed, stand-in, abandoned, extended, paused, resumed, replaced, resigned, rollback, "
     "repaired, note.",
 )
-@click.option("--turn", type=int, default=None, help="Only entries about this turn.")
-@click.option("--last", type=int, default=None, help="Only the newest N entries (after the filters).")
+@click.option("--turn", type=int, default=None, metavar="TURN", help="Only entries about this turn.")
+@click.option(
+    "--last", type=int, default=None, metavar="N", help="Only the newest N entries (after the filters)."
+)
 def log_cmd(game_dir: str, as_json: bool, kinds: tuple[str, ...], turn: int | None, last: int | None) -> None:
     """Print the moderator's journal of a game, oldest first, with times (UTC): turns started
     and resolved, files filed and refused, reminders, stand-ins, pauses, extensions,

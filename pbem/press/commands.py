@@ -70,10 +70,10 @@ def _message(text: str | None, path: str | None) -> tuple[str, str]:
 @click.option(
     "--to", "to", multiple=True, required=True, metavar="NAME", help="A recipient (repeat), or all."
 )
-@click.option("-m", "--message", "text", help="The message (or use --file).")
-@click.option("--file", "path", help="A file holding the message (- for standard input).")
+@click.option("-m", "--message", "text", metavar="MESSAGE", help="The message, quoted (or use --file).")
+@click.option("--file", "path", metavar="FILE", help="A file holding the message (- for standard input).")
 @click.option("--grey", is_flag=True, help="Grey press: the recipients see 'someone', not your name.")
-@click.option("-o", "--out", help="Write the sealed message here (default: standard output).")
+@click.option("-o", "--out", metavar="FILE", help="Write the sealed message here (default: standard output).")
 @click.option(
     "--no-copy", is_flag=True, help="Keep no copy of the message for yourself (see: pbem press sent)."
 )
