@@ -776,11 +776,17 @@ def submit(folder: str, files: tuple[str, ...], keyfile: str, advance_now: bool)
 
     With --advance, the file that completes the turn also resolves it and writes the next
     turn's reports, as `pbem advance` would; files after it are for the new turn."""
+    import os
+
     from pbem.engine import GameFolder
     from pbem.errors import PbemError
     from pbem.wording import advanced_lines
 
     gf = GameFolder(folder)
+    if not os.path.lexists(Path(folder) / "save.json"):  # a damaged one is the engine's to refuse
+        from pbem.errors import no_game_here
+
+        raise no_game_here(folder)  # once, not as each file's refusal
     moderator = _key(keyfile)
     failed: PbemError | None = None
     for path in files:

@@ -465,9 +465,9 @@ def log_cmd(game_dir: str, as_json: bool, kinds: tuple[str, ...], turn: int | No
 
     folder = Path(game_dir)
     if not (folder / "save.json").is_file():
-        raise UsageError(
-            f"{game_dir} holds no pbem game (no save.json)", "give a game folder, such as ROOT/GAME"
-        )
+        from pbem.errors import no_game_here
+
+        raise no_game_here(game_dir)
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         raise UsageError(f"--kind: unknown kind {', '.join(unknown)}", f"choose from: {', '.join(KINDS)}")

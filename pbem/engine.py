@@ -40,6 +40,7 @@ from pbem.errors import (
     ReplayError,
     SignatureError,
     UsageError,
+    no_game_here,
 )
 from pbem.folder import atomic_write, default_home, write_folder
 from pbem.game import Event, Game, OrderErrors, OrderLine, Outcome, View
@@ -260,7 +261,7 @@ class GameFolder:
             data = read_input(self._save_path, "save file")
         except UsageError:  # the absent save asked after the failed read: no lstat a turn
             if not os.path.lexists(self._save_path):
-                raise UsageError(f"{self.path} holds no pbem game (no {SAVE_NAME})") from None
+                raise no_game_here(self.path) from None
             raise
         save = read_save(data, str(self._save_path), expect_moderator)
         if check_history(self.path, save, data, self._origin_of(save)) and self.lock.held:

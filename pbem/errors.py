@@ -80,3 +80,13 @@ class OrdersRejected(RejectedError):
 
 class KeyFileError(UsageError):
     """A key file is missing, unreadable, has loose permissions, or is of the wrong kind."""
+
+
+def no_game_here(folder: object) -> UsageError:
+    """The error for a command run on a folder without a game's ``save.json``: it says what to
+    do (name the game folder, or start a game there).  Returned, for the caller to raise."""
+    return UsageError(
+        f"no game here: {folder} holds no pbem game (no save.json)",
+        "name the game folder (the one holding save.json, such as ROOT/GAME), "
+        "or start a game there with pbem new GAME FOLDER",
+    )

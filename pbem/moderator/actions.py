@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from pbem.engine import GameFolder
-from pbem.errors import ConflictError, UsageError
+from pbem.errors import ConflictError, no_game_here
 from pbem.keys import Identity, PublicCard
 from pbem.moderator.config import GameConfig, RootConfig
 from pbem.moderator.lock import local_state_dir
@@ -45,7 +45,7 @@ class GameAdmin:
         """Commands on ``game_dir`` (whose parent is the moderated root)."""
         game_dir = Path(game_dir)
         if not (game_dir / "save.json").is_file():
-            raise UsageError(f"{game_dir} holds no pbem game (no save.json)")
+            raise no_game_here(game_dir)
         return cls(game_dir, identity, clock or SystemClock(), local_state_dir(game_dir.parent, state_dir))
 
     @cached_property
