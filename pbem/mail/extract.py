@@ -81,6 +81,8 @@ class Extraction:
     """The From address when it is a plain ``local@domain`` (never trusted for orders)."""
     automatic: bool = False
     """A bounce, auto-reply, list or bulk mail: never answered automatically."""
+    date: str = ""
+    """The Date field as the sender's program wrote it, on one line, at most 80 characters ("" if none)."""
 
     def problem(self) -> str | None:
         """A clear answer for a mail with no usable block, or None if there are candidates."""
@@ -320,6 +322,7 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
         tuple(skipped),
         mailmsg.sender_address(msg),
         mailmsg.is_automatic(msg, own_address),
+        mailmsg.header_text(msg, "date", 80),
     )
 
 

@@ -772,9 +772,11 @@ class Moderator(Advancing, Retries):
             if kind == "replayed" and self._claimed_turn(text, source) < save.turn:
                 kind = "late"
             if kind == "orders":
+                from pbem.wording import counted
+
                 count = exc.message.count("\n") + 1
                 message = (
-                    f"{source}: {count} order line(s) could not be accepted; the file was not filed "
+                    f"{source}: {counted(count, 'order line')} could not be accepted; the file was not filed "
                     "and your earlier orders for this turn, if any, still stand."
                 )
                 # The lines are named in the encrypted details, below the hint (the engine's
@@ -835,6 +837,13 @@ class Moderator(Advancing, Retries):
         """Deliver a notice: to the verified seat, else to the owner of the inbox folder it came
         from, else to the mail sender (judge), else to the game's public notices folder."""
         filename = notice_filename(notice.turn, key)
+        origin = None
+        if item.folder == MAIL_FOLDER:  # named to the player by the mail's subject and date
+            from pbem.moderator.judge import mail_origin
+            from pbem.moderator.notices import mail_label, relabel
+
+            origin = mail_origin(self.state_dir, item.path.name)
+            notice = relabel(notice, self._source(item), *mail_label(origin))
         if seat is not None and notice.kind in VERIFIED_KINDS:
             recipients = [save.players[seat], self.card] if notice.secret is not None else []
             post.put(save.names[seat], filename, notice.render(recipients), notice.subject)
@@ -845,9 +854,6 @@ class Moderator(Advancing, Retries):
             post.put(save.names[owner], filename, text, notice.subject)
             return
         if item.folder == MAIL_FOLDER:
-            from pbem.moderator.judge import mail_origin
-
-            origin = mail_origin(self.state_dir, item.path.name)
             sender = origin.get("from") if origin is not None else None
             if isinstance(sender, str) and sender and origin is not None:
                 reply_to = origin.get("message_id")

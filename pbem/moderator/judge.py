@@ -56,7 +56,7 @@ def _origin_path(state_dir: Path, filename: str) -> Path:
 
 
 def mail_origin(state_dir: Path, filename: str) -> dict[str, Any] | None:
-    """Where a mailed order file came from: From address, Message-ID, subject (or None)."""
+    """Where a mailed order file came from: From address, Message-ID, subject, Date (or None)."""
     try:
         data = json.loads(_origin_path(state_dir, filename).read_bytes())
     except (OSError, ValueError, RecursionError):
@@ -105,6 +105,8 @@ class Verdict:
     subject: str = ""
     automatic: bool = False
     size: int = 0
+    date: str = ""
+    """The mail's Date field: the notices about its blocks name the mail by subject and date."""
     error: str | None = None
     """An unexpected failure of the mail code, for the moderator's note (never seen in tests)."""
 
@@ -228,6 +230,7 @@ class Judge:
             subject=found.subject,
             automatic=found.automatic,
             size=size,
+            date=found.date,
         )
 
     def _refused(
@@ -331,7 +334,12 @@ class Judge:
     def _file(self, verdict: Verdict) -> int:
         """Drop the mail's placed blocks into their games' ``inbox/_mail/``; how many."""
         sender = None if verdict.automatic else verdict.sender
-        origin = {"from": sender, "message_id": verdict.message_id, "subject": verdict.subject}
+        origin = {
+            "from": sender,
+            "message_id": verdict.message_id,
+            "subject": verdict.subject,
+            "date": verdict.date,
+        }
         for n, (game_dir, data) in enumerate(verdict.placed):
             filename = f"mail-{verdict.digest}-{n}.txt"
             write_once(_origin_path(self.moderator.state_dir, filename), json.dumps(origin))

@@ -8,8 +8,9 @@ moderator.  ``pbem open NOTICE --key YOU.key`` shows them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from pbem.errors import (
     DuplicateError,
@@ -83,6 +84,8 @@ class Notice:
     hint: str | None = None
     secret: str | None = None
     """Details only the player may read (encrypted in the text)."""
+    mailed: bool = False
+    """``source`` is a mail (its subject and date), not a file: the notice says "Mail:"."""
 
     @property
     def subject(self) -> str:
@@ -102,7 +105,10 @@ class Notice:
         """The notice text; the secret part is encrypted to ``recipients`` (left out if none)."""
         lines = [f"pbem moderator notice: game {self.game_id}, turn {self.turn}"]
         if self.source:
-            lines += [f"File:     {self.source}", f"Received: {self.received}"]
+            lines += [
+                f"{'Mail:' if self.mailed else 'File:'}     {self.source}",
+                f"Received: {self.received}",
+            ]
         else:  # about the player's seat, not about a file they sent
             lines.append(f"Time:     {self.received}")
         lines += [f"Result:   {KINDS[self.kind]}", "", self.message]
@@ -246,3 +252,34 @@ def open_text(text: str, identity: Identity, source: str = "the file") -> str:
             "ask for it again, or copy the whole file",
         )
     return "\n".join(out) + "\n"
+
+
+def mail_label(origin: Mapping[str, Any] | None) -> tuple[str, str]:
+    """How a notice names a mailed order block to the player who mailed it, from the mail's
+    origin (:func:`pbem.moderator.judge.mail_origin`): the ``Mail:`` line ('"Turn 3", sent
+    Tue, 24 Nov 2026 10:00:00 +0000') and the name in the message ('your mail "Turn 3"').
+    The file the judge wrote stays the moderator's own (journal, quarantine).  Never raises."""
+    from pbem.mail.message import printable  # here: only the judge's mail needs it
+
+    subject = origin.get("subject") if origin is not None else None
+    date = origin.get("date") if origin is not None else None
+    named = f'"{printable(subject, 60)}"' if isinstance(subject, str) and subject else "(no subject)"
+    sent = f", sent {printable(date, 80)}" if isinstance(date, str) and date else ""
+    return named + sent, f"your mail {named}"
+
+
+def relabel(notice: Notice, source: str, line: str, name: str) -> Notice:
+    """``notice`` with the inbox name ``source`` replaced: ``line`` on its Mail: line and
+    ``name`` wherever its texts said ``source``."""
+
+    def swap(text: str | None) -> str | None:
+        return None if text is None else text.replace(source, name)
+
+    return replace(
+        notice,
+        source=line,
+        mailed=True,
+        message=notice.message.replace(source, name),
+        hint=swap(notice.hint),
+        secret=swap(notice.secret),
+    )
