@@ -501,8 +501,10 @@ def _status_root(root: Path, as_json: bool, moderator_card: str | None) -> None:
             click.echo(row)
     broken = [g.folder for g in lines if g.game is None]
     if broken:
+        from pbem.wording import counted
+
         raise RejectedError(
-            f"{len(broken)} game folder(s) under {root} cannot be read: {', '.join(broken)}",
+            f"{counted(len(broken), 'game folder')} under {root} cannot be read: {', '.join(broken)}",
             "pbem status on the game folder says more; the other games are shown",
         )
 
@@ -712,7 +714,9 @@ def check(orders_file: str, keyfile: str, report: str | None, moderator_card: st
         _key(keyfile),
         _card(moderator_card),
     )
-    click.echo(f"{orders_file}: {count} order(s), all accepted by the rules")
+    from pbem.wording import counted
+
+    click.echo(f"{orders_file}: {counted(count, 'order')}, all accepted by the rules")
 
 
 @main.command()
@@ -753,7 +757,11 @@ def sign(
     if signed.checked is None:
         click.echo("pbem: warning: the orders were NOT checked against your report (--no-check)", err=True)
     else:
-        click.echo(f"checked against {signed.report}: {signed.checked} order(s), all accepted", err=True)
+        from pbem.wording import counted
+
+        click.echo(
+            f"checked against {signed.report}: {counted(signed.checked, 'order')}, all accepted", err=True
+        )
     if signed.sealed_to is None:
         click.echo("pbem: warning: NOT sealed: anyone who sees the file can read your orders", err=True)
     else:

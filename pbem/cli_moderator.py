@@ -74,6 +74,7 @@ def _print_pass(result: Any, now: int, *, verbose: bool, once: bool, root: Path 
     not run.  A pass that did nothing prints nothing, except with ``once`` (a one-off run),
     which says so at once; ``verbose`` adds the pass's counts and the games skipped as locked."""
     from pbem.moderator.journal import stamp
+    from pbem.wording import counted
 
     did = False
     for game in result.games:
@@ -91,13 +92,14 @@ def _print_pass(result: Any, now: int, *, verbose: bool, once: bool, root: Path 
         due = [g.next_due for g in result.games if g.next_due is not None and g.next_due > 1]
         later = f"; next deadline or reminder at {stamp(min(due))}" if due else ""
         click.echo(
-            f"{stamp(now)} nothing to do: {len(result.games)} game(s), no new order files, "
+            f"{stamp(now)} nothing to do: {counted(len(result.games), 'game')}, no new order files, "
             f"no turn ready to resolve{later}"
         )
     if verbose and (did or once):
         click.echo(
-            f"{stamp(now)} pass: {len(result.games)} game(s), {result.looked_at} looked at, "
-            f"{result.files} file(s), {result.advanced} turn(s) resolved in {result.seconds:.3f} s"
+            f"{stamp(now)} pass: {counted(len(result.games), 'game')}, {result.looked_at} looked at, "
+            f"{counted(result.files, 'file')}, {counted(result.advanced, 'turn')} resolved "
+            f"in {result.seconds:.3f} s"
         )
 
 
@@ -292,7 +294,10 @@ def judge(
         now = moderator.clock.now()
         intake, result, sent = judge_.run_once()
         if intake.mails or sent:
-            click.echo(f"{stamp(now)} mail: {intake.mails} read, {intake.blocks} order block(s), {sent} sent")
+            from pbem.wording import counted
+
+            blocks = counted(intake.blocks, "order block")
+            click.echo(f"{stamp(now)} mail: {intake.mails} read, {blocks}, {sent} sent")
         for line in intake.log:  # mails set aside into the quarantine, flags the server refused
             click.echo(line, err=True)
         _print_pass(

@@ -25,7 +25,7 @@ from pbem.inputs import read_text, visible
 from pbem.keys import Identity
 from pbem.registry import get_game
 from pbem.save import Save, open_secret
-from pbem.wording import for_people, name_seats, wrap_text
+from pbem.wording import counted, for_people, name_seats, wrap_text
 
 WRITTEN_BACK = (
     "Orders are shown as the game writes back what the save keeps (the validated orders, "
@@ -202,7 +202,7 @@ def _from_rebuilt(
     rollbacks = save.body.get("reseeds") or []
     if rollbacks:
         notes.append(
-            f"The moderator rolled the game back {len(rollbacks)} time(s); the turns undone are not "
+            f"The moderator rolled the game back {counted(len(rollbacks), 'time')}; the turns undone are not "
             "shown (their files are in the game folder's undone/)."
         )
     seed = save.body["seed"] if finished else None

@@ -259,5 +259,8 @@ def status_lines(game_dir: Path, now: int, game: str | None = None) -> list[str]
     for name, seat in sorted(record.seats.items()):
         if seat.missed_total or seat.abandoned:
             extra = ", abandoned" if seat.abandoned else ""
-            lines.append(f"{name}: missed {seat.missed_total} turn(s), {seat.missed_streak} in a row{extra}")
+            from pbem.wording import counted
+
+            missed = counted(seat.missed_total, "turn")
+            lines.append(f"{name}: missed {missed}, {seat.missed_streak} in a row{extra}")
     return lines

@@ -483,9 +483,11 @@ class Moderator(Advancing, Retries):
         here = set(present)
         gone = sum(1 for key in record.taking if key not in here)
         if gone:
+            from pbem.wording import counted
+
             record = record.logged(
-                f"{gone} inbox file(s) answered just before the moderator stopped; their own journal "
-                "lines were lost (the notices are in the senders' folders)",
+                f"{counted(gone, 'inbox file')} answered just before the moderator stopped; their own "
+                "journal lines were lost (the notices are in the senders' folders)",
                 at=now,
                 kind="repaired",
                 turn=save.turn,

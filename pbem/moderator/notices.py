@@ -24,6 +24,7 @@ from pbem.errors import (
 )
 from pbem.keys import Identity, PublicCard, encrypt
 from pbem.padding import NOTICE_SIZE
+from pbem.wording import counted as plural
 from pbem.wording import wrap_text
 
 KINDS = {
@@ -174,7 +175,7 @@ def stand_in_notice(
         f"Turns you have missed: {missed}.",
     ]
     if abandon_after > 0:
-        lines.append(f"After {abandon_after} missed turn(s) a seat is marked abandoned.")
+        lines.append(f"After {plural(abandon_after, 'missed turn')} a seat is marked abandoned.")
     secret = "The orders the stand-in played for you:\n" + (
         "\n".join(f"  {line}" for line in orders) or "  (none)"
     )
@@ -195,7 +196,7 @@ def abandoned_notice(game_id: str, turn: int, when: str, stand: str, missed: int
     (``counted``: the policy's ``consecutive`` or ``total``)."""
     how = "in a row" if counted == "consecutive" else "in all"
     message = (  # one paragraph: the notice is folded at 70 columns
-        f"You have missed {missed} turn(s) {how}, as many as this game allows, "
+        f"You have missed {plural(missed, 'turn')} {how}, as many as this game allows, "
         f"so your seat is marked abandoned as of turn {turn}.  From now on the stand-in "
         f"plays it without waiting for a deadline: {describe_stand_in(stand)}."
     )

@@ -232,13 +232,14 @@ def press_list(folder: str, keyfile: str) -> None:
     from pbem.keys import Identity
     from pbem.press import ledger
     from pbem.press.rules import load_rules
+    from pbem.wording import counted
 
     identity = Identity.load(keyfile)
     save = GameFolder(folder).read(identity.public())
     for line in load_rules(Path(folder), save.game_id, save.moderator).describe():
         click.echo(line)
     entries = ledger.load(Path(folder), save.game_id, identity)
-    click.echo(f"{len(entries)} message(s) relayed")
+    click.echo(f"{counted(len(entries), 'message')} relayed")
     for e in entries:
         to = "all" if e.broadcast else ", ".join(e.to)
         flags = [

@@ -373,8 +373,10 @@ def check_message(
                 "leave them out",
             )
     if rules.per_turn and sent_this_turn >= rules.per_turn:
+        from pbem.wording import counted
+
         raise RejectedError(
-            f"{where}: {message.sender} has sent {sent_this_turn} message(s) this turn; "
+            f"{where}: {message.sender} has sent {counted(sent_this_turn, 'message')} this turn; "
             f"this game allows {rules.per_turn} a turn",
             "wait for the next turn",
         )

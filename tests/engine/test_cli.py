@@ -269,7 +269,7 @@ def test_check(world: World, game: Path, tmp_path: Path) -> None:
     lines = bot_lines(world, game, "alice")
     form.write_text(fill_form(form.read_text(), lines))
     result = ok(world.run("check", str(form), "--key", world.key("alice"), "--report", report))
-    assert f"{len(lines)} order(s), all accepted by the rules" in result.output
+    assert f"{len(lines)} order{'' if len(lines) == 1 else 's'}, all accepted by the rules" in result.output
     form.write_text(fill_form(form.read_text(), [*lines, "fly away"]))
     number = form.read_text().splitlines().index("fly away") + 1
     fails(

@@ -81,4 +81,4 @@ def test_sign_with_another_players_key_says_what_to_do(table: Table, tmp_path: P
 
 def test_the_right_key_still_checks(table: Table) -> None:
     result = table.run("alice", "check", str(table.form), "--key", table.key("alice"))
-    assert "1 order(s), all accepted" in result.output
+    assert "1 order, all accepted" in result.output

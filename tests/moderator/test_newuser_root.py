@@ -60,4 +60,4 @@ def test_a_root_with_games_still_counts_them(root: Path, keys: dict[str, Identit
     key = _key(keys, tmp_path)
     run("moderate", str(root), "--key", key, "--settle", "0")
     result = run("moderate", str(root), "--key", key, "--settle", "0")
-    assert result.exit_code == 0 and "nothing to do: 1 game(s)" in result.output
+    assert result.exit_code == 0 and "nothing to do: 1 game," in result.output

@@ -190,7 +190,7 @@ def test_moderate_prints_timestamped_lines_and_says_when_there_is_nothing_to_do(
     assert line.endswith(f"g1: turn 1 started, awaiting {awaited(game)[0]}")
     assert line[:4].isdigit() and line[19] == "Z"
     idle = run("moderate", str(root), "--key", str(keyfile), "--settle", "0", "--force")
-    assert idle.exit_code == 0 and "nothing to do: 1 game(s)" in idle.output
+    assert idle.exit_code == 0 and "nothing to do: 1 game," in idle.output
     assert "next deadline or reminder at" in idle.output
     [name] = awaited(game)
     drop(game, name, "o.txt", order_block(game, keys, name))
@@ -246,7 +246,7 @@ def test_status_of_a_root_shows_every_game_and_fails_on_a_broken_one(root, keys,
     result = run("status", str(root))
     assert result.exit_code == 1
     assert "g1" in result.output and "cannot be read" in result.output
-    assert "1 game folder(s)" in result.output and "g2" in result.output
+    assert "1 game folder under" in result.output and "g2" in result.output
     empty = root.parent / "empty"
     empty.mkdir()
     assert run("status", str(empty)).exit_code in (1, 2)
@@ -284,7 +284,8 @@ def test_the_player_is_told_once_when_marked_abandoned(root, keys, clock) -> Non
     told = sorted((game / "players" / name).glob("abandoned-turn-*"))
     assert len(told) == 1
     text = told[0].read_text()
-    assert "SEAT ABANDONED" in text and "missed 1 turn(s) in a row" in text and "pbem replace" in text
+    flat = " ".join(text.split())
+    assert "SEAT ABANDONED" in text and "missed 1 turn in a row" in flat and "pbem replace" in text
     assert "abandoned" in kinds(game)
     for _ in range(4):
         for other in awaited(game):
