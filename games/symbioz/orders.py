@@ -214,7 +214,8 @@ class _Checker:
             left = (points - self.spent) // price
             raise IllegalOrderError(
                 line,
-                f"{counted(count, pawn)} cost {counted(price * count, 'point')}; "
+                f"{counted(count, pawn)} {'costs' if count == 1 else 'cost'} "
+                f"{counted(price * count, 'point')}; "
                 f"{points - self.spent} of {points} left",
                 f"buy {left} {pawn} {sq}" if left else None,
             )

@@ -74,7 +74,7 @@ def test_purchase_with_costs_and_points() -> None:
     assert after["supply"]["crapit"][YELLOW] == 25 and after["supply"]["krogul"][YELLOW] == 4
     with pytest.raises(OrderErrors) as err:
         orders_for(state, YELLOW, "buy 3 zerbs C2", "buy krogul C3", "buy crapit C3")
-    assert "1 crapit(s) cost 3 points; 2 of 10 left" in err.value.errors[0].message
+    assert "1 crapit costs 3 points; 2 of 10 left" in err.value.errors[0].message
     assert err.value.errors[0].line is not None and err.value.errors[0].line.number == 3
 
 
