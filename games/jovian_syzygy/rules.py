@@ -385,25 +385,23 @@ def summarise(state: State) -> Outcome | None:
     """The outcome of a finished game (None while it goes on)."""
     if not state["over"]:
         return None
-    from pbem.wording import counted, join_names  # here: `pbem status` loads these rules, not the wording
-
     psi = state["psi"]
     played = state["rounds_played"]
     scores = tuple(psi)
     if state["players"] == 1:
         if options_of(state).get("solo", "timed") == "timed":
             won = (0,) if psi[0] > WIN_ABOVE else ()
-            return Outcome(won, scores, f"solo timed: {psi[0]} Psi after {counted(played, 'round')}")
+            return Outcome(won, scores, f"solo timed: {psi[0]} Psi after {played} rounds")
         if psi[0] >= SOLO_TARGET:
-            return Outcome((0,), scores, f"solo scored: reached {psi[0]} Psi in {counted(played, 'round')}")
+            return Outcome((0,), scores, f"solo scored: reached {psi[0]} Psi in {played} rounds")
         return Outcome((), scores, f"solo scored: only {psi[0]} Psi when the {played}-round cap ended it")
     above = tuple(s for s, p in enumerate(psi) if p > WIN_ABOVE)
     if above:
-        names = join_names(player(s) for s in above)
-        return Outcome(above, scores, f"{names} above {WIN_ABOVE} Psi after {counted(played, 'round')}")
+        names = ", ".join(player(s) for s in above)
+        return Outcome(above, scores, f"{names} above {WIN_ABOVE} Psi after {played} rounds")
     best = max(psi)
     top = tuple(s for s, p in enumerate(psi) if p == best)
-    names = join_names(player(s) for s in top)
+    names = ", ".join(player(s) for s in top)
     if options_of(state).get("at-cap", "nobody") == "highest":
         return Outcome(top, scores, f"round cap of {played} reached; highest Psi ({best}): {names}")
     return Outcome(

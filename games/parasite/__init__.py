@@ -15,7 +15,6 @@ from typing import Any
 from pbem.game import JSON, Bot, Chartable, GameInfo, OrderLine, Outcome, Resolution, State, Variant, View
 from pbem.padding import Padding
 from pbem.rng import Rng
-from pbem.wording import join_names
 
 INFO = GameInfo(
     name="parasite",
@@ -140,7 +139,7 @@ class Parasite:
         if not state["over"]:
             return None
         winners = tuple(state["winners"] or ())
-        names = join_names((f"player {w + 1}" for w in winners), "nobody")
+        names = " and ".join(f"player {w + 1}" for w in winners) or "nobody"
         return Outcome(winners=winners, scores=None, summary=f"{names} won ({state['why']}).")
 
     def describe(self, view: View) -> tuple[str, str]:

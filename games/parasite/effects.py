@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.wording import counted
-
 from . import targets, verbs, winning
 from .cards import Step
 from .context import Aborted, Ctx, GameOver, Play
@@ -82,7 +80,7 @@ def do_step(ctx: Ctx, play: Play, step: Step) -> None:
             return
         if verb == "look-deck":
             top = s["decks"][deck][-step.count :][::-1]
-            ctx.say(f"{ctx.name(me)} looks at the top {counted(step.count, deck.capitalize() + ' card')}.")
+            ctx.say(f"{ctx.name(me)} looks at the top {step.count} {deck.capitalize()} cards.")
             shown = ", ".join(ctx.card_name(c) for c in top) or "nothing (the deck is empty)"
             ctx.say(f"You looked at the top of the {deck.capitalize()} deck: {shown}.", [me])
         elif verb == "draw":
@@ -119,7 +117,7 @@ def apply(ctx: Ctx, play: Play, step: Step, seat: int, source: int | None) -> No
         hand = s["hands"][seat]
         taken = [hand.pop(ctx.rng.randbelow(len(hand))) for _ in range(min(step.count, len(hand)))]
         s["hands"][me].extend(taken)
-        ctx.say(f"{ctx.name(me)} takes {counted(len(taken), 'random card')} from {ctx.name(seat)}.")
+        ctx.say(f"{ctx.name(me)} takes {len(taken)} random card(s) from {ctx.name(seat)}.")
         if taken:
             names = ", ".join(ctx.card_name(c) for c in taken)
             ctx.say(f"{ctx.name(me)} took {names} from {ctx.name(seat)}.", [me, seat])

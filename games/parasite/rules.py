@@ -40,7 +40,6 @@ from typing import Any
 
 from pbem.game import Event, Resolution
 from pbem.rng import Rng
-from pbem.wording import counted
 
 from . import effects, triggers, verbs, winning
 from .cards import LOCATION_DECKS, CardSet, load_cards
@@ -456,10 +455,7 @@ def activate(ctx: Ctx, seat: int) -> None:
         else:
             drawn = [deck.pop() for _ in range(min(2, len(deck)))]
             s["drawing"].extend(drawn)
-            ctx.say(
-                f"Player {seat + 1} activates the {where.capitalize()} "
-                f"and draws {counted(len(drawn), 'card')}."
-            )
+            ctx.say(f"Player {seat + 1} activates the {where.capitalize()} and draws {len(drawn)} card(s).")
             single = len(drawn) == 1
             if s["opt"]["activation-events"] == "drawn":
                 rest = [card for card in drawn if ctx.cards.cards[card].kind != "event"]
@@ -486,7 +482,7 @@ def activate(ctx: Ctx, seat: int) -> None:
             ctx.say(f"Player {seat + 1} activates the Helipad: its deck is empty.")
             return
         top = deck[-2:][::-1]
-        ctx.say(f"Player {seat + 1} activates the Helipad and looks at the top {counted(len(top), 'card')}.")
+        ctx.say(f"Player {seat + 1} activates the Helipad and looks at the top {len(top)} card(s).")
         got = ctx.ask(
             [seat],
             {"kind": "leave", "count": len(top), "may_discard": len(top) == 1},

@@ -125,13 +125,11 @@ class Symbiote:
         """Scores and winners once the draw pile ran out at the start of a turn."""
         if state["phase"] != "over":
             return None
-        from pbem.wording import join_names
-
         from .rules import who
 
         scores = tuple(state["scores"])
         winners = tuple(state["winners"])
-        names = join_names(who(w) for w in winners)
+        names = " and ".join(who(w) for w in winners)
         points = ", ".join(f"{who(s)} {p}" for s, p in enumerate(scores))
         return Outcome(winners=winners, scores=scores, summary=f"{names} won ({points}).")
 

@@ -30,7 +30,6 @@ from typing import Any
 
 from pbem.game import Event, Resolution
 from pbem.rng import Rng
-from pbem.wording import counted, join_names
 
 from .cards import RANK, STEPS, SUIT, full_deck, moves_marker, set_value, show
 
@@ -444,14 +443,10 @@ def play_sets(state: State, seat: int, plays: Any, events: list[Event]) -> None:
         table.append(played)
         kind = "pair" if len(played) == 2 else "royal symbiote"
         if open_research:
-            events.append(
-                Event(f"{who(seat)} plays a {kind} face up: {' '.join(played)} ({counted(value, 'point')}).")
-            )
+            events.append(Event(f"{who(seat)} plays a {kind} face up: {' '.join(played)} ({value} points)."))
         else:
             events.append(Event(f"{who(seat)} plays a set of {len(played)} cards face down."))
-            events.append(
-                Event(f"Your {kind} {' '.join(played)} is worth {counted(value, 'point')}.", (seat,))
-            )
+            events.append(Event(f"Your {kind} {' '.join(played)} is worth {value} points.", (seat,)))
 
 
 # ---------------------------------------------------------------------------- the end
@@ -491,6 +486,6 @@ def finish(state: State, events: list[Event]) -> None:
     events.append(Event("The draw pile is empty at the start of a turn: the game is over."))
     for seat, sets in enumerate(state["sets"]):
         shown = ", ".join(" ".join(s) for s in sets) or "no sets"
-        events.append(Event(f"{who(seat)}: {shown}: {counted(scores[seat], 'point')}."))
-    names = join_names(who(w) for w in state["winners"])
+        events.append(Event(f"{who(seat)}: {shown}: {scores[seat]} points."))
+    names = " and ".join(who(w) for w in state["winners"])
     events.append(Event(f"Winner: {names}." if len(state["winners"]) == 1 else f"Winners: {names}."))

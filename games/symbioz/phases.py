@@ -25,7 +25,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.game import Event, Resolution
-from pbem.wording import join_names
 
 from . import policy
 from .board import ORDER, adjacency
@@ -235,7 +234,7 @@ class Turn:
                     return "saturated (12 Zerbs)"
                 if t != parent and self.zerbs[t][seat] >= parents[parent]:
                     have, limit = self.zerbs[t][seat], parents[parent]
-                    return f"holds {_plural(have, who + ' Zerb')}, not fewer than the {limit} of {parent}"
+                    return f"holds {have} {who} Zerbs, not fewer than the {limit} of {parent}"
                 return None
 
             def auto(parent: str = sq, why_not: Callable[[str], str | None] = why_not) -> str | None:
@@ -251,7 +250,7 @@ class Turn:
                 if t is not None:
                     self.zerbs[t][seat] += 1
                     self.supply["zerb"][seat] -= 1
-            text = f"{who} {sq} ({_plural(parents[sq], 'Zerb')}, {_plural(born, 'newborn')}): {result.text()}"
+            text = f"{who} {sq} ({parents[sq]} Zerbs, {_plural(born, 'newborn')}): {result.text()}"
             if no_supply:
                 text += f"; {no_supply} not born: no Zerb left in supply"
             self.events.append(text)
@@ -374,9 +373,7 @@ class Turn:
 def _limit_reason(sq: str, mine: int, limit: int, who: str, unit: str) -> str:
     """Why a bought Zerb may not enter ``sq``: the purchase limit, in words (``unit``: what
     players call the game's turn, "turn" or "round")."""
-    return (
-        f"at most {_plural(limit, 'Zerb')} bought into {sq} a {unit} ({_plural(mine, who + ' Zerb')} there)"
-    )
+    return f"at most {limit} Zerb(s) bought into {sq} a {unit} ({mine} {who} Zerbs there)"
 
 
 def _ranking(state: State) -> tuple[list[int], list[int]]:
@@ -402,12 +399,11 @@ def finish(state: State) -> tuple[State, str | None]:
     winners = [s for s in pool if (symbioz[s], zerbs[s]) == best]
     # "player N" after a colour: the engine puts the player's name in, so that an archived
     # report says who won, not only which colour.
-    names = join_names(f"{colour_name(s)} (player {s + 1})" for s in winners)
+    names = " and ".join(f"{colour_name(s)} (player {s + 1})" for s in winners)
     unit = "round" if phase_rounds(state) else "turn"
     why = f"{target} Symbioz reached" if reached else f"{unit} {TURNS} played"
     result = f"{names} {'wins' if len(winners) == 1 else 'share the win'} ({why}; " + ", ".join(
-        f"{colour_name(s)} (player {s + 1}) {symbioz[s]} Symbioz/{_plural(zerbs[s], 'Zerb')}"
-        for s in range(players)
+        f"{colour_name(s)} (player {s + 1}) {symbioz[s]} Symbioz/{zerbs[s]} Zerbs" for s in range(players)
     )
     result += ")"
     out = dict(state)

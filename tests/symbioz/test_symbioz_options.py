@@ -47,7 +47,7 @@ def test_default_limit_is_what_the_square_would_breed() -> None:
 def test_zerbs_beyond_the_limit_follow_else() -> None:
     state = position(zerbs={"C2": {YELLOW: 4}, "C3": {YELLOW: 4}})
     res = play(state, {YELLOW: ["buy 3 zerbs C2 else C3 none"]})
-    assert "C2, C3, 1 lost" in texts(res) and "at most 1 Zerb bought into C2 a turn" in texts(res)
+    assert "C2, C3, 1 lost" in texts(res) and "at most 1 Zerb(s) bought into C2 a turn" in texts(res)
     # 4 + 1 bought + 1 newborn in each; the third Zerb is not bought (both limits reached)
     assert res.state["zerbs"]["C2"][YELLOW] == 6 and res.state["zerbs"]["C3"][YELLOW] == 6
 
