@@ -886,11 +886,10 @@ def verify(folder: str, moderator_card: str | None, report_files: tuple[str, ...
     from pbem.engine import GameFolder
     from pbem.folder import default_home
     from pbem.witness import kept_reports, read_report_file, witness
+    from pbem.wording import counted, join_names
 
     save = GameFolder(folder).read(_card(moderator_card))
     done = verify_game(Path(folder), save)
-    from pbem.wording import counted
-
     turns, reach = counted(done.turns, "turn"), "reaches" if done.turns == 1 else "reach"
     click.echo(f"verified: {turns} re-played from the revealed seed {reach} the final position")
     click.echo(f"verified: the {done.compared} signed saves of history/ are positions of that re-play")
@@ -903,9 +902,11 @@ def verify(folder: str, moderator_card: str | None, report_files: tuple[str, ...
         )
     else:
         first, last = seen.turns
+        span = f"turn {first}" if first == last else f"turns {first}-{last}"
+        show = "shows" if seen.reports == 1 else "show"
         click.echo(
-            f"verified: {seen.reports} report(s) read during the game ({', '.join(seen.players)}; turns "
-            f"{first}-{last}) show this history and the commitment of the revealed seed"
+            f"verified: {counted(seen.reports, 'report')} read during the game ({join_names(seen.players)}; "
+            f"{span}) {show} this history and the commitment of the revealed seed"
         )
 
 

@@ -75,7 +75,7 @@ def test_the_game_alice_played_agrees_with_her_kept_reports(games: tuple[Table, 
     result = _verify(played.folder.path, reader)
     kept = len(list((reader / "reports" / GAME_ID / "alice").iterdir()))
     assert result.exit_code == 0, result.output
-    assert f"verified: {kept} report(s) read during the game (alice; turns 1-" in result.output
+    assert f"verified: {kept} reports read during the game (alice; turns 1-" in result.output
 
 
 def test_a_game_written_again_from_another_seed_is_caught_by_her_reports(
@@ -165,4 +165,4 @@ def test_reports_of_turns_a_rollback_undid_still_agree(tmp_path: Path, keys: dic
         table.play_step("greedy")
     result = _verify(table.folder.path, reader)
     assert result.exit_code == 0, result.output
-    assert "report(s) read during the game (alice; turns 1-" in result.output
+    assert "reports read during the game (alice; turns 1-" in result.output
