@@ -27,14 +27,14 @@ ratios stay meaningful on a noisy machine:
    on the attempt made at the machine's fastest moment (:data:`ATTEMPTS`; every attempt is
    printed).
 
-Last run quoted in README's Measured section (2026-11-24, ninth session, 2-core machine,
-load under 1): a turn as the moderator plays it (one save) 2.96x its crypto floor on disk in
-the home directory (the first attempt, at a slow moment, 3.12x) and 1.84x on tmpfs (submit
-then advance, a comparison: 3.67x / 2.09x); engine-only Symbiote 1,228 random / 881 greedy,
-Jovian Syzygy 141 random / 177 greedy; start-up 1.61x for status, 1.47x for read; moderator
-on disk, 1,000 games, 115 games/s (one worker) to 181 (four); idle pass 0.079 s for 1,000
-games.  Two runs before it gave disk 2.98x and 3.07x (the latter at a quick moment: not met),
-tmpfs 1.90x and 1.97x, Symbiote 1,197 and 1,156.  Where the time goes is in
+Last run quoted in README's Measured section (2026-11-24, tenth session, 2-core machine,
+load 0.0, the machine quick throughout): a turn as the moderator plays it (one save) 2.80x its
+crypto floor on disk in the home directory and 1.81x on tmpfs (submit then advance, a
+comparison: 3.52x / 2.06x); engine-only Symbiote 1,297 random games a second, Jovian Syzygy
+144 random / 167 greedy; start-up 1.55x for status, 1.51x for read; moderator on disk, 1,000
+games, 133 games/s (one worker) to 212 (eight); idle pass 0.075 s for 1,000 games.  The run
+ten minutes before it, after a large deletion and a full test run, gave 3.44x on disk and
+2.31x on tmpfs while the probe read the machine quick (1.09-1.12x).  Where the time goes is in
 README and docs/scaling.md. On this machine a run varies by 15% or more: compare ratios
 within one run, not numbers across runs. On ext4 without a journal (this machine's disk)
 every file created passes over the inodes freed on that file system in the last 1-6 minutes:
