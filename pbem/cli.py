@@ -17,7 +17,14 @@ from typing import Any, ClassVar, NoReturn
 
 import click
 
-from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, MODERATOR_KEY
+from pbem.cli_options import (
+    EXISTING_FILE,
+    EXISTING_FOLDER,
+    MODERATOR_KEY,
+    SAVE_MODERATOR,
+    load_card,
+    load_key,
+)
 
 
 def _now() -> datetime:
@@ -124,6 +131,7 @@ class PbemGroup(click.Group):
             *("resign", "rollback", "preview", "open", "log"),
         ),
         "pbem.press.commands": ("say", "press"),
+        "pbem.cli_record": ("verify", "archive"),
     }
     """Commands that live in other modules, by module: each module is imported (and its
     ``register`` adds its commands) only when one of its commands is asked for, so that
@@ -189,10 +197,7 @@ def main() -> None:
     and reports whose hidden parts are encrypted to each player."""
 
 
-def _key(path: str) -> Any:
-    from pbem.keys import Identity
-
-    return Identity.load(path)
+_key = load_key
 
 
 def _moderator_option(help_text: str) -> Any:
@@ -217,9 +222,7 @@ _variant_option = click.option(
 _pin_option = _moderator_option(
     "The moderator's public card; without it, the key first seen for this game is required."
 )
-_save_moderator_option = _moderator_option(
-    "The moderator's public card: refuse a save signed by any other key."
-)
+_save_moderator_option = SAVE_MODERATOR
 
 
 def _emit(text: str, out: str | None, what: str) -> None:
@@ -273,10 +276,7 @@ def _note_old_option_names(game_name: str, opts: dict[str, str]) -> None:
             click.echo(f"note: option {name} is now spelled {option_name(game, name)}", err=True)
 
 
-def _card(path: str | None) -> Any:
-    from pbem.keys import PublicCard
-
-    return None if path is None else PublicCard.load(path)
+_card = load_card
 
 
 MAX_TEXT = 16 * 1024 * 1024
@@ -864,96 +864,6 @@ def publish(folder: str, keyfile: str) -> None:
     moderator = _key(keyfile)
     written = gf.republish(moderator)
     click.echo(f"{len(written)} files written to {written[0].parent}")
-
-
-@main.command()
-@click.argument("folder", type=EXISTING_FOLDER)
-@_save_moderator_option
-@click.option(
-    "--report",
-    "report_files",
-    multiple=True,
-    type=EXISTING_FILE,
-    help="A report of this game you kept (repeatable); the copies pbem kept are checked anyway.",
-)
-def verify(folder: str, moderator_card: str | None, report_files: tuple[str, ...]) -> None:
-    """Re-play a finished game from its revealed seed and check it ends where it did, that
-    every signed save in its history/ is a position of that re-play, and that the reports
-    read during the game (the copies pbem kept, and --report files) show that history."""
-    from pathlib import Path
-
-    from pbem.archive.rebuild import verify_game
-    from pbem.engine import GameFolder
-    from pbem.folder import default_home
-    from pbem.witness import kept_reports, read_report_file, witness
-    from pbem.wording import counted, join_names
-
-    save = GameFolder(folder).read(_card(moderator_card))
-    done = verify_game(Path(folder), save)
-    turns, reach = counted(done.turns, "turn"), "reaches" if done.turns == 1 else "reach"
-    click.echo(f"verified: {turns} re-played from the revealed seed {reach} the final position")
-    click.echo(f"verified: the {done.compared} signed saves of history/ are positions of that re-play")
-    files = [*map(Path, report_files), *kept_reports(default_home(), save.game_id)]
-    seen = witness(done.history, save, [read_report_file(path) for path in files])
-    if seen.turns is None:
-        click.echo(
-            "no report of this game is kept on this machine: pbem read keeps a copy of each report it "
-            "opens; --report FILE checks one you saved"
-        )
-    else:
-        first, last = seen.turns
-        span = f"turn {first}" if first == last else f"turns {first}-{last}"
-        show = "shows" if seen.reports == 1 else "show"
-        click.echo(
-            f"verified: {counted(seen.reports, 'report')} read during the game ({join_names(seen.players)}; "
-            f"{span}) {show} this history and the commitment of the revealed seed"
-        )
-
-
-@main.command()
-@click.argument("folder", type=EXISTING_FOLDER)
-@click.option(
-    "--out",
-    "out_dir",
-    required=True,
-    type=click.Path(),
-    metavar="FOLDER",
-    help="Folder for the archive files.",
-)
-@click.option(
-    "--key",
-    "keyfile",
-    type=EXISTING_FILE,
-    help="Before the end: yours gives your own archive, the moderator's the full one (confidential).",
-)
-def archive(folder: str, out_dir: str, keyfile: str | None) -> None:
-    """Write a game as one HTML page and one text file, every secret revealed (FOLDER: a
-    finished game, or a moderator root: every game in it, with an index page)."""
-    from pathlib import Path
-
-    from pbem.archive.write import archive_game, archive_root
-    from pbem.errors import RejectedError
-
-    identity = None if keyfile is None else _key(keyfile)
-    if (Path(folder) / "save.json").exists():
-        done = [archive_game(Path(folder), Path(out_dir), identity)]
-    else:
-        done = archive_root(Path(folder), Path(out_dir), identity)
-        click.echo(f"index written to {Path(out_dir) / 'index.html'}")
-    for item in done:
-        if item.skipped:
-            click.echo(f"{item.folder.name}: {item.summary}")
-        elif item.html is None:
-            click.echo(f"{item.folder.name}: not archived: {item.problem}", err=True)
-        else:
-            click.echo(f"{item.folder.name}: {item.summary}: {item.html} and {item.text}")
-    refused = [item for item in done if item.html is None and not item.skipped]
-    if refused:
-        raise RejectedError(
-            f"{len(refused)} of {len(done)} games were not archived: "
-            + ", ".join(item.folder.name for item in refused),
-            "the lines above say why; a game not over yet needs a key (--key)",
-        )
 
 
 @main.command()
