@@ -429,12 +429,17 @@ class Identity:
                 f"identity {source} is readable by other users (mode {stat.S_IMODE(mode):o})",
                 f"run: chmod 600 {source}",
             )
-        fields = {}
+        fields: dict[str, str] = {}
         lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
         if not lines or lines[0] != _IDENTITY_HEADER:
             raise KeyFileError(f"{source} is not a pbem identity file")
         for line in lines[1:]:
             key, _, value = line.partition(":")
+            if key.strip() in fields and fields[key.strip()] != value.strip():
+                raise KeyFileError(
+                    f"{source} is a damaged identity file: it has two different {key.strip()!r} lines",
+                    "use the identity file pbem keygen wrote (keep one line of each)",
+                )
             fields[key.strip()] = value.strip()
         try:
             seed = base64.b64decode(fields["sign"], validate=True)
