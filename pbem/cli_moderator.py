@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER
 from pbem.cli_options import MODERATOR_KEY as KEY
 
 STATE = click.option(
@@ -24,7 +25,7 @@ STATE = click.option(
     metavar="FOLDER",
     help="The moderator's local folder (index, outbox, quarantine); never inside the shared folder.",
 )
-GAME = click.argument("game_dir", metavar="GAME", type=click.Path(exists=True, file_okay=False))
+GAME = click.argument("game_dir", metavar="GAME", type=EXISTING_FOLDER)
 
 
 def _identity(path: str) -> Any:
@@ -184,7 +185,7 @@ class _Workers(click.ParamType):
 
 
 @click.command()
-@click.argument("root", type=click.Path(exists=True, file_okay=False))
+@click.argument("root", type=EXISTING_FOLDER)
 @KEY
 @STATE
 @click.option("--watch", is_flag=True, help="Keep running, one pass every poll interval, until stopped.")
@@ -243,13 +244,13 @@ def moderate(
 
 
 @click.command()
-@click.argument("root", type=click.Path(exists=True, file_okay=False))
+@click.argument("root", type=EXISTING_FOLDER)
 @KEY
 @STATE
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(exists=True, dir_okay=False),
+    type=EXISTING_FILE,
     default=None,
     help="TOML file with the [mail] settings (default: ROOT/moderator.toml).",
 )
@@ -365,7 +366,7 @@ def resume(game_dir: str, keyfile: str, state_dir: str | None) -> None:
 @click.command("replace")
 @GAME
 @click.argument("name")
-@click.argument("card", type=click.Path(exists=True, dir_okay=False))
+@click.argument("card", type=EXISTING_FILE)
 @KEY
 @STATE
 def replace_cmd(game_dir: str, name: str, card: str, keyfile: str, state_dir: str | None) -> None:
@@ -426,12 +427,12 @@ def preview(game_dir: str, keyfile: str, state_dir: str | None) -> None:
 
 
 @click.command("open")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=EXISTING_FILE)
 @click.option(
     "--key",
     "keyfile",
     required=True,
-    type=click.Path(exists=True, dir_okay=False),
+    type=EXISTING_FILE,
     help="Your own secret identity file (NAME.key): the notice's encrypted parts are yours.",
 )
 def open_cmd(file: str, keyfile: str) -> None:

@@ -3,15 +3,41 @@ each, in a module that imports nothing of pbem, so either command module may loa
 
 from __future__ import annotations
 
+import errno
+import os
 from typing import Any
 
 import click
 
-EXISTING_FILE = click.Path(exists=True, dir_okay=False)
+
+class ExistingPath(click.Path):
+    """``click.Path(exists=True)`` that names a loop of symbolic links as one, where click
+    says the path "does not exist" (it is there, but cannot be followed to a file)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            os.stat(value)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                shown = str(value) if len(str(value)) <= 200 else str(value)[:197] + "..."
+                self.fail(
+                    f"{shown!r} is a loop of symbolic links (each points on to the next, never to a "
+                    "file or folder): name the file or folder itself",
+                    param,
+                    ctx,
+                )
+        except (TypeError, ValueError):
+            pass  # not a path at all: click's own check says so
+        return super().convert(value, param, ctx)
+
+
+EXISTING_FILE = ExistingPath(exists=True, dir_okay=False)
 """An existing file (one instance shared by every option: each click.Path looks up its
 translated name when made, which adds up at start-up)."""
-EXISTING_FOLDER = click.Path(exists=True, file_okay=False)
+EXISTING_FOLDER = ExistingPath(exists=True, file_okay=False)
 """An existing folder (shared, as :data:`EXISTING_FILE`)."""
+EXISTING_PATH = ExistingPath(exists=True)
+"""An existing file or folder (shared, as :data:`EXISTING_FILE`)."""
 
 MODERATOR_KEY = click.option(
     "--key",

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, MODERATOR_KEY
+from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, EXISTING_PATH, MODERATOR_KEY
 
 if TYPE_CHECKING:
     from pbem.engine import GameFolder
@@ -153,7 +153,7 @@ def press() -> None:
 
 
 @press.command("read")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1, required=True, type=EXISTING_PATH)
 @_player_key
 @_moderator_card
 def press_read(paths: tuple[str, ...], keyfile: str, moderator_card: str | None) -> None:
