@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER
+from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, load_key
 from pbem.cli_options import MODERATOR_KEY as KEY
 
 STATE = click.option(
@@ -28,18 +28,10 @@ STATE = click.option(
 GAME = click.argument("game_dir", metavar="GAME", type=EXISTING_FOLDER)
 
 
-def _identity(path: str) -> Any:
-    from pbem.keys import Identity
-
-    return Identity.load(path)
-
-
 def _admin(game_dir: str, keyfile: str, state_dir: str | None) -> Any:
     from pbem.moderator.actions import GameAdmin
 
-    return GameAdmin.open(
-        Path(game_dir), _identity(keyfile), state_dir=Path(state_dir) if state_dir else None
-    )
+    return GameAdmin.open(Path(game_dir), load_key(keyfile), state_dir=Path(state_dir) if state_dir else None)
 
 
 def _root(root: str, command: str) -> Path:
@@ -232,7 +224,7 @@ def moderate(
 
     root_path = _root(root, "moderate")
     moderator = Moderator(
-        root_path, _identity(keyfile), state_dir=Path(state_dir) if state_dir else None, settle=settle
+        root_path, load_key(keyfile), state_dir=Path(state_dir) if state_dir else None, settle=settle
     )
 
     def run() -> None:
@@ -285,7 +277,7 @@ def judge(
     config = read_toml(Path(config_path) if config_path else root_path / "moderator.toml")
     settings = mail_settings(config, shared_root=root_path)
     moderator = Moderator(
-        root_path, _identity(keyfile), state_dir=Path(state_dir) if state_dir else None, mail=True
+        root_path, load_key(keyfile), state_dir=Path(state_dir) if state_dir else None, mail=True
     )
     judge_ = Judge(moderator, settings)
 
@@ -440,7 +432,7 @@ def open_cmd(file: str, keyfile: str) -> None:
     from pbem.inputs import read_text
     from pbem.moderator.notices import open_text
 
-    click.echo(open_text(read_text(file, "file", 16 * 1024 * 1024), _identity(keyfile), file), nl=False)
+    click.echo(open_text(read_text(file, "file", 16 * 1024 * 1024), load_key(keyfile), file), nl=False)
 
 
 @click.command("log")

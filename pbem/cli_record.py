@@ -33,7 +33,8 @@ def verify(folder: str, moderator_card: str | None, report_files: tuple[str, ...
     from pbem.archive.rebuild import verify_game
     from pbem.engine import GameFolder
     from pbem.folder import default_home
-    from pbem.witness import kept_reports, read_report_file, witness
+    from pbem.player import ReportCopies
+    from pbem.witness import read_report_file, witness
     from pbem.wording import counted, join_names
 
     save = GameFolder(folder).read(_card(moderator_card))
@@ -41,7 +42,7 @@ def verify(folder: str, moderator_card: str | None, report_files: tuple[str, ...
     turns, reach = counted(done.turns, "turn"), "reaches" if done.turns == 1 else "reach"
     click.echo(f"verified: {turns} re-played from the revealed seed {reach} the final position")
     click.echo(f"verified: the {done.compared} signed saves of history/ are positions of that re-play")
-    files = [*map(Path, report_files), *kept_reports(default_home(), save.game_id)]
+    files = [*map(Path, report_files), *ReportCopies(default_home()).of_game(save.game_id)]
     seen = witness(done.history, save, [read_report_file(path) for path in files])
     if seen.turns is None:
         click.echo(

@@ -175,6 +175,20 @@ class ReportCopies:
         except OSError:
             return
 
+    def of_game(self, game_id: str) -> list[Path]:
+        """Every kept report of game ``game_id``, each player's kept here, sorted by player
+        then turn (none when the game id is malformed or nothing is kept)."""
+        if not _game_id(game_id):
+            return []
+        folder = self.folder / game_id
+        try:
+            players = sorted(
+                entry.name for entry in os.scandir(folder) if entry.is_dir(follow_symlinks=False)
+            )
+        except OSError:
+            return []
+        return [path for player in players for path in _named(folder / player, "turn-")]
+
     def find(self, header: OrderHeader) -> tuple[str, str] | None:
         """The text and path of the newest kept report for ``header``'s game, turn and player.
 

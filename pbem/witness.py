@@ -6,13 +6,12 @@ again (another seed, its own commitment, every save signed anew) would pass thos
 What the players read during the game cannot be rewritten: each report is signed by the
 moderator at its turn and names the seed's commitment, the revision, the public position
 and who was awaited.  pbem keeps a copy of every report a player opens
-(:class:`pbem.player.ReportCopies`, under ``$PBEM_HOME/reports/<game id>/``); this module
-compares those copies, and any report file given, with the game's history.
+(:meth:`pbem.player.ReportCopies.of_game`, under ``$PBEM_HOME/reports/<game id>/``); this
+module compares those copies, and any report file given, with the game's history.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,26 +43,6 @@ class Witnessed:
     """Whose reports they were (the public report: "public")."""
     turns: tuple[int, int] | None
     """The first and last turn they cover (None: no report)."""
-
-
-def kept_reports(home: Path, game_id: str) -> list[Path]:
-    """The report copies kept under ``home`` (a ``$PBEM_HOME``) for game ``game_id``, every
-    player's, sorted; none when there are none or the folder cannot be read."""
-    folder = home / "reports" / game_id
-    found: list[Path] = []
-    try:
-        players = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError:
-        return []
-    for entry in players:
-        if not entry.is_dir(follow_symlinks=False):
-            continue
-        try:
-            names = sorted(os.listdir(entry.path))
-        except OSError:
-            continue
-        found += [Path(entry.path) / n for n in names if n.startswith("turn-") and n.endswith(".txt")]
-    return found
 
 
 def commitment_of(report: Report) -> str | None:

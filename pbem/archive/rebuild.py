@@ -238,7 +238,8 @@ def verify_game(folder: Path, save: Save) -> Verified:
 
     Raises UsageError if the game is not over; RollbackError, FormatError, TamperedError or
     ForeignError naming the turn or the file that does not match."""
-    turns = verify_replay(save)
+    if save.body["seed"] is None or save.body["replay"] is None:
+        verify_replay(save)  # says the game is not over (UsageError)
     saves = history(folder, save)
     rebuilt = rebuild(folder, save, bytes.fromhex(save.body["seed"]), save.body["replay"], saves)
-    return Verified(turns, rebuilt.compared, tuple(saves))
+    return Verified(len(rebuilt.steps) - 1, rebuilt.compared, tuple(saves))

@@ -16,6 +16,7 @@ from pbem.errors import PbemError, UsageError
 from pbem.folder import atomic_write
 from pbem.inputs import shorten
 from pbem.keys import Identity
+from pbem.moderator.quarantine import file_token
 from pbem.registry import get_game
 
 
@@ -42,11 +43,6 @@ def file_stem(archive: Archive) -> str:
     return stem
 
 
-def _safe(name: str) -> str:
-    """``name`` as a part of a file name: letters, digits, '_', '.' and '-' only, 40 at most."""
-    return "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else "_" for c in name)[:40] or "game"
-
-
 def _out_dir(out: Path) -> None:
     try:
         if out.exists() and not out.is_dir():
@@ -68,10 +64,10 @@ def write_archive(
     if taken is not None:
         base = stem
         if stem in taken:
-            stem = f"{base}-{_safe(folder_name)}"
+            stem = f"{base}-{file_token(folder_name)}"
         number = 2
         while stem in taken:
-            stem, number = f"{base}-{_safe(folder_name)}-{number}", number + 1
+            stem, number = f"{base}-{file_token(folder_name)}-{number}", number + 1
         taken.add(stem)
     html, text = out / f"{stem}.html", out / f"{stem}.txt"
     try:

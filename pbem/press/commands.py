@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 import click
 
 from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, EXISTING_PATH, MODERATOR_KEY
+from pbem.cli_options import load_card as _card
 
 if TYPE_CHECKING:
     from pbem.engine import GameFolder
-    from pbem.keys import Identity, PublicCard
+    from pbem.keys import Identity
     from pbem.press.say import Said
 
 _player_key = click.option(
@@ -34,12 +35,6 @@ _moderator_card = click.option(
 )
 MAX_MESSAGE_BYTES = 1_000_000
 """The largest message text read (the rules allow a few thousand characters)."""
-
-
-def _card(path: str | None) -> PublicCard | None:
-    from pbem.keys import PublicCard
-
-    return None if path is None else PublicCard.load(path)
 
 
 def _message(text: str | None, path: str | None) -> tuple[str, str]:
