@@ -4,6 +4,7 @@ same with Dovecot and aiosmtpd)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -15,7 +16,8 @@ from pbem.keys import Identity
 from pbem.mail.settings import MailSettings, Server
 from pbem.moderator.core import Moderator
 from pbem.moderator.judge import Judge
-from pbem.player import bot_orders, order_form, sign_orders
+from pbem.orders import sign
+from pbem.player import bot_orders, form_header, order_form, sign_orders
 from pbem.reports import parse_report
 from pbem.rng import Rng
 from pbem.timing import FixedClock
@@ -101,6 +103,37 @@ def make_root(tmp: Path, keys: dict[str, Identity], games: tuple[str, ...] = ("g
 def make_judge(root: Path, keys: dict[str, Identity], state: Path, box: FakeBox) -> Judge:
     moderator = Moderator(root, keys["moderator"], clock=FixedClock(T0 + 60), state_dir=state, mail=True)
     return Judge(moderator, SETTINGS, mailbox=box)
+
+
+def refused_by_mail(
+    tmp: Path, body: Callable[[str], str], headers: Mapping[str, str]
+) -> tuple[str, Identity, Path]:
+    """A judged game whose awaited player mails ``body(block)``, ``block`` a signed order
+    file with the invalid line ``discard ZZ``, under ``headers``; the judge takes the mail in
+    and a pass answers it.  Returns the notice's text, the player and the game folder."""
+    keys = make_keys()
+    root = make_root(tmp, keys)
+    box = FakeBox()
+    judge = make_judge(root, keys, tmp / "state", box)
+    judge.moderator.run_pass()
+    game = root / "game"
+    save = GameFolder(game).read()
+    awaited = save.names[save.awaiting[0]]
+    player = keys[awaited]
+    report_path = game / "reports" / f"turn-{save.turn:04d}" / f"{awaited}.txt"
+    report = parse_report(report_path.read_text(encoding="utf-8"), "r", player)
+    msg = EmailMessage()
+    msg["From"] = f"{awaited}@example.org"
+    msg["To"] = "judge@example.org"
+    for name, value in headers.items():
+        msg[name] = value
+    msg.set_content(body(sign(player, form_header(report), ["discard ZZ"])))
+    box.add(msg.as_bytes())
+    judge.intake()
+    judge.moderator.settle_ns = 0  # the filed block may be read at once
+    judge.moderator.run_pass(force=True)
+    [notice] = sorted((game / "players" / awaited).glob("notice-*.txt"))
+    return notice.read_text(encoding="utf-8"), player, game
 
 
 def good_mail(root: Path, game: str, player: Identity, seed: int = 0) -> bytes:

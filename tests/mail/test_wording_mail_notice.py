@@ -4,19 +4,14 @@ the mail's subject and date instead.  The moderator's journal keeps the file's n
 
 from __future__ import annotations
 
-from email.message import EmailMessage
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.engine import GameFolder
 from pbem.moderator.notices import mail_label, open_text
-from pbem.orders import sign
-from pbem.player import form_header
-from pbem.reports import parse_report
 
-from .fakebox import FakeBox, make_judge, make_keys, make_root
+from .fakebox import refused_by_mail
 
 DATE = "Tue, 24 Nov 2026 10:00:00 +0000"
 
@@ -29,31 +24,8 @@ def test_mail_label_says_subject_and_date() -> None:
 
 
 def test_a_notice_about_a_mailed_block_names_the_mail_not_the_inbox_file(tmp_path: Path) -> None:
-    keys = make_keys()
-    root = make_root(tmp_path, keys)
-    box = FakeBox()
-    judge = make_judge(root, keys, tmp_path / "state", box)
-    judge.moderator.run_pass()
-    game = root / "game"
-    save = GameFolder(game).read()
-    awaited = save.names[save.awaiting[0]]
-    player = keys[awaited]
-    turn_dir = game / "reports" / f"turn-{save.turn:04d}"
-    report = parse_report((turn_dir / f"{awaited}.txt").read_text(encoding="utf-8"), "r", player)
-    body = "my orders:\n\n" + sign(player, form_header(report), ["discard ZZ"])
-    msg = EmailMessage()
-    msg["From"] = f"{awaited}@example.org"
-    msg["To"] = "judge@example.org"
-    msg["Subject"] = "My orders for turn 1"
-    msg["Date"] = DATE
-    msg["Message-ID"] = "<wording-1@example.org>"
-    msg.set_content(body)
-    box.add(msg.as_bytes())
-    judge.intake()
-    judge.moderator.settle_ns = 0
-    judge.moderator.run_pass(force=True)
-    [notice] = sorted((game / "players" / awaited).glob("notice-*.txt"))
-    text = notice.read_text(encoding="utf-8")
+    headers = {"Subject": "My orders for turn 1", "Date": DATE, "Message-ID": "<wording-1@example.org>"}
+    text, player, game = refused_by_mail(tmp_path, lambda block: "my orders:\n\n" + block, headers)
     details = " ".join(open_text(text, player).split())
     assert f'Mail:     "My orders for turn 1", sent {DATE}' in text, text
     assert "File:" not in text and "_mail" not in text and "mail-" not in text, text
