@@ -46,10 +46,19 @@ class Advancing:
         now: int,
         policy: TimingPolicy,
         post: Post,
+        arriving: int | None = None,
     ) -> tuple[Record, Plan | None, int | None]:
-        """Send due reminders, count missed turns, and say whether (and how) to advance now."""
+        """Send due reminders, count missed turns, and say whether (and how) to advance now.
+
+        ``arriving``: when (game time) the earliest inbox file still settling last changed.
+        A file that was there by the end of the grace period holds it until the file has
+        settled and been read (at most the settle time past the end): an order filed before
+        its turn is resolved counts, however close to the deadline it came."""
         assert record.clock is not None
         state = due(policy, record.clock, now)
+        grace_over = state.grace_over and not (
+            arriving is not None and state.grace_end is not None and arriving <= state.grace_end
+        )
         names = save.names
         statuses = [p["status"] for p in save.body["players"]]
         submitted = set(save.body["submitted"])
@@ -90,7 +99,7 @@ class Advancing:
             if name in carried:
                 how[seat] = stand_in(policy, record.seat(name))
                 continue
-            if not state.grace_over:
+            if not grace_over:
                 waiting = True
                 continue
             stand = stand_in(policy, record.seat(name))

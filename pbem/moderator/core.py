@@ -303,7 +303,11 @@ class Moderator(Advancing, Retries):
         before = record.log
         if damage is not None or repaired:
             record = self._note_repairs(game_dir, record, damage, repaired, now)
-        files, settling = inbox_files(game_dir / INBOX_DIR, self.real_ns(), self.settle_ns)
+        real = self.real_ns()
+        files, changed = inbox_files(game_dir / INBOX_DIR, real, self.settle_ns)
+        # game time of the earliest change still settling: its file may hold the deadline
+        arriving = None if changed is None else now - (real - changed) // 1_000_000_000
+        settling = arriving is not None
         ids = [self._entry_id(f) for f in files]
         resume_turn = record.taking_turn
         record, resume = self._resume_taking(record, ids, save, now)
@@ -327,12 +331,26 @@ class Moderator(Advancing, Retries):
             self._save(game_dir, record, durable=durable)
         resumed = (resume, resume_turn)
         return Prepared(
-            folder, now, save, config, post, record, before, files, ids, settling, resumed, self._on_disk
+            folder,
+            now,
+            save,
+            config,
+            post,
+            record,
+            before,
+            files,
+            ids,
+            settling,
+            arriving,
+            resumed,
+            self._on_disk,
         )
 
     def _complete(self, prepared: Prepared) -> GameResult:
         """A game's work after its intent: the inbox files, the advances, the end."""
-        folder, now, save, config, post, record, before, files, ids, settling, resumed, on_disk = prepared
+        folder, now, save, config, post, record, before, files, ids, settling, arriving, resumed, on_disk = (
+            prepared
+        )
         resume, resume_turn = resumed
         game_dir = folder.path
         self._on_disk, self._removing = on_disk, []
@@ -374,7 +392,9 @@ class Moderator(Advancing, Retries):
             record = self._deliver_reports(folder, game_dir, record, save, post)
             if save.body["outcome"] is not None:
                 break
-            record, plan, next_due = self._plan(folder, game_dir, record, save, now, config.timing, post)
+            record, plan, next_due = self._plan(
+                folder, game_dir, record, save, now, config.timing, post, arriving=arriving
+            )
             if plan is None:
                 break
             record = self._advance(folder, game_dir, record, save, plan, now, config.timing, post)

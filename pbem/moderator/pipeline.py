@@ -75,6 +75,9 @@ class Prepared(NamedTuple):
     files: list[InboxFile]
     ids: list[str]
     settling: bool
+    arriving: int | None
+    """The game time at which the earliest inbox file still settling last changed (None:
+    none is): such a file, there before a deadline, holds that deadline until it settles."""
     resume: tuple[frozenset[str], int | None]
     on_disk: Record
 

@@ -8,8 +8,8 @@ no file still settling) means there is nothing to do, and the game costs a few `
 calls.  The index is a cache: losing it costs one full pass, never a wrong result.
 
 Temporary and half-written files are ignored until complete: dot-files, editor and sync
-tool temporaries (``*.tmp``, ``*.part``, ``~`` backups, ...), and files whose size or mtime
-changed within the settle time.
+tool temporaries (``*.tmp``, ``*.part``, ``~`` backups, ...), and files that changed
+within the settle time (:func:`changed_ns`).
 """
 
 from __future__ import annotations
@@ -54,21 +54,36 @@ class InboxFile:
         return stat.S_ISREG(self.mode)
 
 
-def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFile], bool]:
-    """Complete entries under ``inbox/<player>/`` (and any dropped straight into ``inbox/``,
-    with ``folder`` ""), oldest first, and whether any are still settling.  Nothing is
-    followed through a symbolic link: a link, a folder, a FIFO in a player's folder is listed
-    (by its own ``lstat``) for the moderator to move aside.
+def changed_ns(st: os.stat_result, now_ns: int) -> int:
+    """When the entry ``st`` last changed, as far as this machine can tell: the later of its
+    inode change time (POSIX ``st_ctime``: set by the kernel on every write, rename and
+    ``utime``, and by nobody else) and its modification time, a modification time in the
+    future left out.  A player (or their sync tool, from a clock that runs ahead) sets the
+    modification time of the files they write; on the mtime alone a file dated next year
+    would wait until next year, and a file dated in the past would be read while still
+    being written.  Where ``st_ctime`` is not a change time (Windows: the creation time),
+    the modification time alone."""
+    mtime = st.st_mtime_ns if st.st_mtime_ns <= now_ns else 0
+    return max(st.st_ctime_ns, mtime) if os.name == "posix" else mtime
 
-    An entry is settling if it is younger than ``settle_ns`` (by its mtime); temporary
-    names are skipped and do not count as settling (they may be abandoned for ever).
+
+def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFile], int | None]:
+    """Complete entries under ``inbox/<player>/`` (and any dropped straight into ``inbox/``,
+    with ``folder`` ""), oldest first, and when the earliest of those still settling last
+    changed (``now_ns``'s clock; None: none is settling).  Nothing is followed through a
+    symbolic link: a link, a folder, a FIFO in a player's folder is listed (by its own
+    ``lstat``) for the moderator to move aside.
+
+    An entry is settling if it changed (:func:`changed_ns`) less than ``settle_ns`` ago;
+    temporary names are skipped and do not count as settling (they may be abandoned for
+    ever).
     """
     ready: list[InboxFile] = []
-    settling = False
+    settling: int | None = None
     try:
         top = list(os.scandir(inbox))
     except OSError:
-        return [], False
+        return [], None
     groups: list[tuple[str, list[os.DirEntry[str]]]] = [("", [])]
     for entry in top:
         if is_temporary(entry.name):
@@ -92,8 +107,9 @@ def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFil
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if now_ns - st.st_mtime_ns < settle_ns:
-                settling = True
+            changed = changed_ns(st, now_ns)
+            if now_ns - changed < settle_ns:
+                settling = changed if settling is None else min(settling, changed)
                 continue
             ready.append(InboxFile(Path(entry.path), folder, st.st_size, st.st_mtime_ns, st.st_mode, st))
     ready.sort(key=lambda f: (f.mtime_ns, os.fsencode(f.folder), os.fsencode(f.path.name)))

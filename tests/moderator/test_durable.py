@@ -66,12 +66,29 @@ def test_inbox_files_settle_and_order(tmp_path: Path) -> None:
     old, young = inbox / "alice" / "old.txt", inbox / "bob" / "young.txt"
     old.write_text("1")
     young.write_text("2")
-    now = young.stat().st_mtime_ns
-    os.utime(old, ns=(now - 10**10, now - 10**10))
-    ready, settling = inbox_files(inbox, now, 5 * 10**9)
-    assert [f.path.name for f in ready] == ["old.txt"] and settling
+    stamp = young.stat().st_mtime_ns
+    os.utime(old, ns=(stamp - 10**10, stamp - 10**10))  # dated in the past: a change all the same
+    changes = [p.stat().st_ctime_ns for p in (old, young)]
+    now = max(changes)
+    ready, settling = inbox_files(inbox, now + 10**9, 5 * 10**9)
+    assert ready == [] and settling == min(changes), "a file dated in the past still settles"
     ready, settling = inbox_files(inbox, now + 6 * 10**9, 5 * 10**9)
-    assert [f.path.name for f in ready] == ["old.txt", "young.txt"] and not settling
+    assert [f.path.name for f in ready] == ["old.txt", "young.txt"] and settling is None
+
+
+def test_a_file_dated_in_the_future_settles_like_any_other(tmp_path: Path) -> None:
+    # A player's clock runs a year ahead and their sync tool keeps the times it sets.
+    inbox = tmp_path / "inbox"
+    (inbox / "alice").mkdir(parents=True)
+    ahead = inbox / "alice" / "orders.txt"
+    ahead.write_text("1")
+    year = 365 * 24 * 3600 * 10**9
+    os.utime(ahead, ns=(ahead.stat().st_mtime_ns + year,) * 2)
+    changed = ahead.stat().st_ctime_ns
+    ready, settling = inbox_files(inbox, changed + 10**9, 5 * 10**9)
+    assert ready == [] and settling == changed
+    ready, settling = inbox_files(inbox, changed + 6 * 10**9, 5 * 10**9)
+    assert [f.path.name for f in ready] == ["orders.txt"] and settling is None
 
 
 def test_index_remembers_and_forgets(tmp_path: Path) -> None:

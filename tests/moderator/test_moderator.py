@@ -124,7 +124,11 @@ def test_temporary_and_settling_files_wait(root, keys, clock) -> None:
     young = drop(game, name, "orders.txt", block, age=0)
     result = mod.run_pass()
     assert result.games[0].files == 0 and read(game).turn == 1
-    os.utime(young, (young.stat().st_mtime - 60,) * 2)
+    os.utime(young, (young.stat().st_mtime - 60,) * 2)  # dated back: changed all the same
+    result = mod.run_pass()
+    assert result.games[0].files == 0 and read(game).turn == 1
+    settled = young.stat().st_ctime_ns + 31 * 10**9
+    mod.real_ns = lambda: settled
     result = mod.run_pass()
     assert result.games[0].files == 1 and read(game).turn == 2
     assert (game / "inbox" / name / "orders.txt.part").exists(), "temporary files are left alone"
