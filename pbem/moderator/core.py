@@ -283,9 +283,12 @@ class Moderator(Advancing, Retries):
 
     def _recently_touched(self, sig: list[int]) -> bool:
         """True if a watched path changed within the settle time (coarse mtimes could hide a
-        later change behind the recorded signature, so such a game is looked at again)."""
-        horizon = self.real_ns() - max(self.settle_ns, 2_000_000_000)
-        return any(mtime > horizon for mtime in sig[0::3])
+        later change behind the recorded signature, so such a game is looked at again).  A
+        time further ahead than that is a date set by hand (``touch -d``), not a change: any
+        later change in the folder gives it the time of that change."""
+        real = self.real_ns()
+        window = max(self.settle_ns, 2_000_000_000)
+        return any(real - window < mtime <= real + window for mtime in sig[0::3])
 
     # ---- one game ----------------------------------------------------------------------------
     def _prepare(self, folder: GameFolder, now: int, durable: bool = True) -> Prepared:

@@ -9,6 +9,8 @@ clock (``real_ns``) against that time, and the game clock (deadlines) on its own
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from pbem.keys import Identity
@@ -90,3 +92,20 @@ def test_a_file_dated_in_the_future_is_answered(
     result = mod.run_pass().games[0]
     assert result.files == 1 and read(game).turn == 2, result
     assert verdicts(game, name) == ["Result: ACCEPTED"]
+
+
+def test_a_folder_dated_in_the_future_does_not_keep_its_game_looked_at(
+    root: Path, keys: dict[str, Identity], clock: FixedClock
+) -> None:
+    game, mod, name = _game(root, keys, clock)
+    inbox = game / "inbox" / name
+    ahead = inbox.stat().st_mtime_ns + 365 * 24 * H * SECOND
+    os.utime(inbox, ns=(ahead, ahead))
+    settled = time.time_ns() + 60 * SECOND
+    mod.real_ns = lambda: settled
+    mod.run_pass()
+    assert mod.run_pass().games[0].skipped == "unchanged"
+    drop(game, name, "orders.txt", order_block(game, keys, name))
+    mod.real_ns = lambda: settled + 60 * SECOND
+    result = mod.run_pass().games[0]
+    assert result.skipped is None and result.files == 1 and read(game).turn == 2, result
