@@ -19,14 +19,23 @@ from functools import cached_property
 from pathlib import Path
 
 from pbem.engine import GameFolder
-from pbem.errors import ConflictError, no_game_here
+from pbem.errors import ConflictError, PbemError, no_game_here
 from pbem.keys import Identity, PublicCard
 from pbem.moderator.config import GameConfig, RootConfig
 from pbem.moderator.lock import local_state_dir
 from pbem.moderator.post import PLAYERS_DIR
 from pbem.moderator.record import Record, load_record, save_record
 from pbem.moderator.scan import Index
-from pbem.timing import Clock, Missing, SystemClock, TurnClock, due, format_duration, stand_in
+from pbem.timing import (
+    Clock,
+    Missing,
+    SystemClock,
+    TurnClock,
+    due,
+    format_duration,
+    reminder_times,
+    stand_in,
+)
 
 
 @dataclass
@@ -75,11 +84,25 @@ class GameAdmin:
             return record.clock
         return TurnClock(save.turn, self.clock.now())
 
+    def _moved(self, record: Record, clock: TurnClock) -> Record:
+        """``record`` with ``clock``, whose deadline was moved (extended, or resumed after a
+        pause): a reminder already sent whose time, counted from the moved deadline, is still
+        to come is sent again then, naming the new deadline (the players were told the old
+        one); one whose time has passed stays sent.  Settings that cannot be read (the pass
+        reports them) leave the reminders as they are."""
+        try:
+            policy = GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent)).timing
+        except PbemError:
+            return replace(record, clock=clock)
+        times, now = reminder_times(policy, clock), self.clock.now()
+        sent = tuple(k for k in record.reminders_sent if k >= len(times) or times[k] <= now)
+        return replace(record, clock=clock, reminders_sent=sent)
+
     def extend(self, seconds: int) -> TurnClock:
         """Move this turn's deadline (and reminders) ``seconds`` later."""
         with self._locked() as record:
             clock = self._clock_of(record).extend(seconds)
-            record = replace(record, clock=clock).logged(
+            record = self._moved(record, clock).logged(
                 f"deadline extended by {format_duration(seconds)}",
                 at=self.clock.now(),
                 kind="extended",
@@ -114,7 +137,7 @@ class GameAdmin:
             if before.paused_since is None:
                 return before, False
             clock = before.resume(self.clock.now())
-            record = replace(record, clock=clock)
+            record = self._moved(record, clock)
             save_record(
                 self.game_dir,
                 record.logged("game resumed", at=self.clock.now(), kind="resumed", turn=clock.turn),

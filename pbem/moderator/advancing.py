@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.engine import GameFolder
 from pbem.errors import PbemError
 from pbem.moderator.durable import step
-from pbem.moderator.plan import Plan, intent, reminder_text, stand_in_orders
+from pbem.moderator.plan import Plan, intent, reminder_name, reminder_text, stand_in_orders
 from pbem.moderator.post import Post
 from pbem.moderator.record import Record
 from pbem.moderator.standin import continuing, descriptions, tell_abandoned, tell_stand_ins, with_stood_in
@@ -72,7 +72,7 @@ class Advancing:
                 if statuses[seat] == "active":
                     post.put(
                         names[seat],
-                        f"reminder-turn-{save.turn:04d}-{k + 1}.txt",
+                        reminder_name(save.turn, k, record.clock, state.deadline),
                         reminder_text(save, seat, state.deadline, state.grace_end),
                         f"[pbem {save.game_id}] reminder: your orders for turn {save.turn}",
                     )

@@ -11,7 +11,7 @@ from typing import Any
 from pbem.engine import Loaded
 from pbem.rng import Rng
 from pbem.save import Save
-from pbem.timing import Missing
+from pbem.timing import Missing, TurnClock
 
 
 def iso(now: int) -> str:
@@ -55,6 +55,17 @@ def intent(from_turn: int, plan: Plan, now: int) -> dict[str, Any]:
         "played": {name: list(lines) for name, lines in plan.played.items()},
         "at": now,
     }
+
+
+def reminder_name(turn: int, k: int, clock: TurnClock, deadline: int | None) -> str:
+    """The file name of reminder ``k`` (from 0) of ``turn``: ``reminder-turn-NNNN-K.txt``,
+    and once the moderator moved the deadline (``pbem extend``, a pause) the deadline it names
+    added (``reminder-turn-0001-2-until-20270119T0801Z.txt``): a reminder sent again for the
+    moved deadline is a new file and mail, not the old one kept unchanged."""
+    name = f"reminder-turn-{turn:04d}-{k + 1}"
+    if deadline is not None and (clock.extended or clock.paused_total):
+        name += "-until-" + datetime.fromtimestamp(deadline, UTC).strftime("%Y%m%dT%H%MZ")
+    return name + ".txt"
 
 
 def reminder_text(save: Save, seat: int, deadline: int | None, grace_end: int | None) -> str:
