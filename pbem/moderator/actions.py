@@ -84,19 +84,28 @@ class GameAdmin:
             return record.clock
         return TurnClock(save.turn, self.clock.now())
 
+    def _of_turn(self, record: Record, clock: TurnClock) -> Record:
+        """``record`` with ``clock``; a clock this command started (a turn the record has not
+        seen yet: after a rollback, before the next pass) drops the older turn's marks
+        (reminders sent, missed turns counted, stand-ins), as a pass starting the turn does."""
+        if record.clock is not None and record.clock.turn == clock.turn:
+            return replace(record, clock=clock)
+        return replace(record, clock=clock, reminders_sent=(), missed_counted=(), stood_in=())
+
     def _moved(self, record: Record, clock: TurnClock) -> Record:
         """``record`` with ``clock``, whose deadline was moved (extended, or resumed after a
         pause): a reminder already sent whose time, counted from the moved deadline, is still
         to come is sent again then, naming the new deadline (the players were told the old
         one); one whose time has passed stays sent.  Settings that cannot be read (the pass
         reports them) leave the reminders as they are."""
+        record = self._of_turn(record, clock)
         try:
             policy = GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent)).timing
         except PbemError:
-            return replace(record, clock=clock)
+            return record
         times, now = reminder_times(policy, clock), self.clock.now()
         sent = tuple(k for k in record.reminders_sent if k >= len(times) or times[k] <= now)
-        return replace(record, clock=clock, reminders_sent=sent)
+        return replace(record, reminders_sent=sent)
 
     def extend(self, seconds: int) -> TurnClock:
         """Move this turn's deadline (and reminders) ``seconds`` later."""
@@ -121,7 +130,7 @@ class GameAdmin:
             if before.paused_since is not None:
                 return before, False
             clock = before.pause(self.clock.now())
-            record = replace(record, clock=clock)
+            record = self._of_turn(record, clock)
             save_record(
                 self.game_dir,
                 record.logged("game paused", at=self.clock.now(), kind="paused", turn=clock.turn),
