@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from pbem.engine import GameFolder
-from pbem.errors import ConflictError, PbemError, no_game_here
+from pbem.errors import ConflictError, PbemError, UsageError, no_game_here
 from pbem.keys import Identity, PublicCard
 from pbem.moderator.config import GameConfig, RootConfig
 from pbem.moderator.lock import local_state_dir
@@ -36,6 +36,10 @@ from pbem.timing import (
     reminder_times,
     stand_in,
 )
+
+MAX_EXTENDED = 100 * 365 * 86400
+"""The most one turn's deadline is extended in all (a hundred years): more is a mistake, and
+would soon take the deadline past the times the moderator's record keeps."""
 
 
 @dataclass
@@ -108,9 +112,25 @@ class GameAdmin:
         return replace(record, reminders_sent=sent)
 
     def extend(self, seconds: int) -> TurnClock:
-        """Move this turn's deadline (and reminders) ``seconds`` later."""
+        """Move this turn's deadline (and reminders) ``seconds`` later.  Raises UsageError,
+        writing nothing, for 0 seconds or fewer (nothing would move: a deadline is not brought
+        forward) and when the turn's extensions would add up to more than MAX_EXTENDED."""
+        if seconds <= 0:
+            raise UsageError(
+                f"DURATION: {format_duration(seconds)} moves nothing",
+                hint="give how much later the deadline is to be, e.g. '24h' (it cannot be brought forward)",
+            )
         with self._locked() as record:
-            clock = self._clock_of(record).extend(seconds)
+            before = self._clock_of(record)
+            if before.extended + seconds > MAX_EXTENDED:
+                raise UsageError(
+                    f"DURATION: turn {before.turn}'s deadline is extended by "
+                    f"{format_duration(before.extended)} already; {format_duration(seconds)} more "
+                    "would make more than a hundred years",
+                    hint="to stop the clock use pbem pause; for no deadline at all write "
+                    'deadline = "none" in the game\'s moderator.toml',
+                )
+            clock = before.extend(seconds)
             record = self._moved(record, clock).logged(
                 f"deadline extended by {format_duration(seconds)}",
                 at=self.clock.now(),
