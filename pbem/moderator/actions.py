@@ -305,7 +305,15 @@ def status_lines(game_dir: Path, now: int, game: str | None = None) -> list[str]
             lines.append(f"grace until: {when(state.grace_end)}")
         for k, before in enumerate(policy.reminders):
             at = state.deadline - before
-            sent = "sent" if k in record.reminders_sent else "due" if at <= now else "planned"
+            sent = (
+                "sent"
+                if k in record.reminders_sent
+                else "planned"
+                if at > now
+                else "due"
+                if now < state.deadline
+                else "not sent: the deadline came first"
+            )
             lines.append(f"reminder {k + 1}: {when(at)} [{sent}]")
     lines.append(f"when orders are missing: {policy.on_missing}")
     for name, seat in sorted(record.seats.items()):

@@ -23,8 +23,8 @@ def _reminders(game: Path, name: str) -> list[str]:
 
 
 def _marks(game: Path, now: int) -> list[str]:
-    """The [planned]/[due]/[sent] mark of each reminder line of ``pbem status``."""
-    return [line.rsplit(" ", 1)[1] for line in status_lines(game, now) if line.startswith("reminder ")]
+    """The [planned]/[due]/[sent]/[not sent: ...] mark of each reminder line of ``pbem status``."""
+    return ["[" + line.rsplit("[", 1)[1] for line in status_lines(game, now) if line.startswith("reminder ")]
 
 
 def _started(root: Path, keys: dict[str, Identity], clock: FixedClock) -> tuple[Path, str]:
@@ -78,3 +78,17 @@ def test_a_pause_moves_the_reminders_with_the_deadline_and_sends_none_twice(
     assert _marks(game, clock.now()) == ["[sent]", "[sent]"], status_lines(game, clock.now())
     moderator(root, keys, clock).run_pass()
     assert len(_reminders(game, name)) == 2, "a pause made the reminders go out again"
+
+
+def test_status_says_a_reminder_the_deadline_overtook_was_not_sent(
+    root: Path, keys: dict[str, Identity], clock: FixedClock
+) -> None:
+    game = new_game(root, keys, "g1", toml=timing("wait"))
+    mod = moderator(root, keys, clock)
+    mod.run_pass()
+    [name] = awaited(game)
+    clock.advance(50 * H)  # the moderator was not running from the start to past the deadline
+    mod.run_pass()
+    assert _reminders(game, name) == [], "a reminder was sent after its deadline"
+    marks = _marks(game, clock.now())
+    assert marks == ["[not sent: the deadline came first]"] * 2, status_lines(game, clock.now())
