@@ -802,7 +802,7 @@ def submit(folder: str, files: tuple[str, ...], keyfile: str, advance_now: bool)
             text = _read_text(path)
             from pbem.press.commands import relay_press
 
-            if relay_press(gf, moderator, text, path):
+            if relay_press(gf, moderator, text, path, _now()):
                 continue  # a press file (pbem say): relayed, or refused with the reason
             receipt = gf.submit(text, moderator, source=path, now=_now(), advance=advance_now)
         except PbemError as exc:

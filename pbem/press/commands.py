@@ -16,6 +16,8 @@ from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, EXISTING_PATH, MODE
 from pbem.cli_options import load_card as _card
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from pbem.engine import GameFolder
     from pbem.keys import Identity
     from pbem.press.say import Said
@@ -201,6 +203,8 @@ def press_relay(folder: str, file: str, keyfile: str) -> None:
     """Relay the press FILE a player sent (what pbem say wrote) in the game in FOLDER:
     check it, keep it in press/ and say whom to send the copy to.  (pbem moderate and
     pbem judge do this, and the delivery, by themselves.)"""
+    from datetime import UTC, datetime
+
     from pbem.engine import GameFolder
     from pbem.errors import FormatError
     from pbem.inputs import read_text
@@ -209,7 +213,7 @@ def press_relay(folder: str, file: str, keyfile: str) -> None:
 
     identity = Identity.load(keyfile)
     text = read_text(file, "press file", 2_000_000)
-    if not relay_press(GameFolder(folder), identity, text, file):
+    if not relay_press(GameFolder(folder), identity, text, file, datetime.now(UTC)):
         open_block(text, identity, file, "press file")  # raises FormatError saying what mail did to it
         raise FormatError(
             f"{file} is not a press file sealed to this moderator's key",
@@ -250,19 +254,17 @@ def register(main: click.Group) -> None:
     main.add_command(press)
 
 
-def relay_press(folder: GameFolder, identity: Identity, text: str, source: str) -> bool:
+def relay_press(folder: GameFolder, identity: Identity, text: str, source: str, now: datetime) -> bool:
     """For ``pbem submit``: relay ``text`` when it is a press file sealed to ``identity``
-    and say so; False when it is not press (an order file).  Raises what
-    :func:`pbem.press.relay.relay` raises."""
-    from datetime import UTC, datetime
-
+    and say so, received at ``now`` (the command's clock); False when it is not press (an
+    order file).  Raises what :func:`pbem.press.relay.relay` raises."""
     from pbem.press.relay import open_press, receipt, relay
 
     plain = open_press(text, identity, source)
     if plain is None:
         return False
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    relayed = folder.exclusive(lambda: relay(folder, identity, plain, f"{source}, sealed press", now))
+    received = now.isoformat(timespec="seconds")
+    relayed = folder.exclusive(lambda: relay(folder, identity, plain, f"{source}, sealed press", received))
     click.echo(receipt(relayed))
     kept = folder.path / "press" / relayed.entry.filename
     click.echo(f"kept as {kept}: send it to {', '.join(relayed.recipients)}")
