@@ -200,11 +200,17 @@ class GameAdmin:
     def rollback(self, turn: int) -> int:
         """Go back to the start of ``turn`` (hidden chance drawn anew: see the engine's
         rollback); the reports the players got for the turns undone leave their folders for
-        ``undone/rev-NNNNNN/players/<name>/``, and the report of ``turn`` is handed out again."""
+        ``undone/rev-NNNNNN/players/<name>/``, and the report of ``turn`` is handed out again.
+        A paused game stays paused (the turn's clock starts stopped)."""
         with self._locked() as record:
             save = self.folder.rollback(self.identity, turn, now=self._dt())
             self._set_aside_delivered(save.revision, save.names, turn)
+            paused = record.clock is not None and record.clock.paused_since is not None
             record = replace(record, clock=None, delivered=None, handled=(), inflight=None, advancing=None)
+            if paused:  # a paused game stays paused: the turn rolled back to starts stopped
+                record = self._of_turn(
+                    record, TurnClock(save.turn, self.clock.now(), paused_since=self.clock.now())
+                )
             save_record(
                 self.game_dir,
                 record.logged(f"rolled back to turn {turn}", at=self.clock.now(), kind="rollback", turn=turn),
