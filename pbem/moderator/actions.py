@@ -30,6 +30,7 @@ from pbem.timing import (
     Clock,
     Missing,
     SystemClock,
+    TimingPolicy,
     TurnClock,
     due,
     format_duration,
@@ -96,6 +97,13 @@ class GameAdmin:
             return replace(record, clock=clock)
         return replace(record, clock=clock, reminders_sent=(), missed_counted=(), stood_in=())
 
+    def _policy(self) -> TimingPolicy | None:
+        """The game's timing policy; None when its settings cannot be read (the pass reports them)."""
+        try:
+            return GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent)).timing
+        except PbemError:
+            return None
+
     def _moved(self, record: Record, clock: TurnClock) -> Record:
         """``record`` with ``clock``, whose deadline was moved (extended, or resumed after a
         pause): a reminder already sent whose time, counted from the moved deadline, is still
@@ -103,9 +111,8 @@ class GameAdmin:
         one); one whose time has passed stays sent.  Settings that cannot be read (the pass
         reports them) leave the reminders as they are."""
         record = self._of_turn(record, clock)
-        try:
-            policy = GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent)).timing
-        except PbemError:
+        policy = self._policy()
+        if policy is None:
             return record
         times, now = reminder_times(policy, clock), self.clock.now()
         sent = tuple(k for k in record.reminders_sent if k >= len(times) or times[k] <= now)
@@ -114,13 +121,22 @@ class GameAdmin:
     def extend(self, seconds: int) -> TurnClock:
         """Move this turn's deadline (and reminders) ``seconds`` later.  Raises UsageError,
         writing nothing, for 0 seconds or fewer (nothing would move: a deadline is not brought
-        forward) and when the turn's extensions would add up to more than MAX_EXTENDED."""
+        forward), for a game that is over or has no deadline (nothing to move), and when the
+        turn's extensions would add up to more than MAX_EXTENDED."""
         if seconds <= 0:
             raise UsageError(
                 f"DURATION: {format_duration(seconds)} moves nothing",
                 hint="give how much later the deadline is to be, e.g. '24h' (it cannot be brought forward)",
             )
         with self._locked() as record:
+            if self.folder.read(self.identity.public()).body["outcome"] is not None:
+                raise UsageError(f"game {self.game_dir.name} is over: there is no deadline to move")
+            policy = self._policy()
+            if policy is not None and policy.deadline is None:
+                raise UsageError(
+                    f'game {self.game_dir.name} has no deadline (deadline = "none"): nothing to extend',
+                    hint="to give it one, set deadline in the [timing] table of its moderator.toml",
+                )
             before = self._clock_of(record)
             if before.extended + seconds > MAX_EXTENDED:
                 raise UsageError(

@@ -17,7 +17,7 @@ from pbem.moderator.actions import GameAdmin, status_lines
 from pbem.moderator.record import load_record
 from pbem.timing import MAX_DURATION, FixedClock
 
-from .modkit import new_game
+from .modkit import awaited, drop, new_game, order_block, read
 from .test_moderator import moderator, timing
 
 
@@ -62,3 +62,27 @@ def test_extensions_past_a_hundred_years_are_refused_and_the_clock_is_kept(
     assert record.clock is not None and record.clock.extended == extended, "the turn's clock was lost"
     assert not any("damaged" in line for line in record.lines), record.lines[-3:]
     assert any(line.startswith("deadline: 21") for line in status_lines(game, clock.now()))
+
+
+def test_a_game_without_a_deadline_or_over_has_nothing_to_extend(
+    root: Path, keys: dict[str, Identity], clock: FixedClock
+) -> None:
+    game = new_game(root, keys, "g1")  # no [timing]: deadline "none"
+    mod = moderator(root, keys, clock)
+    mod.run_pass()
+    admin = GameAdmin.open(game, keys["moderator"], clock)
+    before = _record(game)
+    with pytest.raises(UsageError, match="has no deadline"):
+        admin.extend(3600)
+    assert _record(game) == before
+    for step in range(400):
+        if read(game).body["outcome"] is not None:
+            break
+        for name in awaited(game):
+            drop(game, name, f"o{step}.txt", order_block(game, keys, name, bot="random", seed=step))
+        mod.run_pass()
+    (game / "moderator.toml").write_text(timing("default"), encoding="utf-8")
+    before = _record(game)
+    with pytest.raises(UsageError, match="is over"):
+        admin.extend(3600)
+    assert _record(game) == before
