@@ -32,6 +32,7 @@ from pbem.timing import (
     SystemClock,
     TimingPolicy,
     TurnClock,
+    deadline_of,
     due,
     format_duration,
     reminder_times,
@@ -108,15 +109,37 @@ class GameAdmin:
         """``record`` with ``clock``, whose deadline was moved (extended, or resumed after a
         pause): a reminder already sent whose time, counted from the moved deadline, is still
         to come is sent again then, naming the new deadline (the players were told the old
-        one); one whose time has passed stays sent.  Settings that cannot be read (the pass
-        reports them) leave the reminders as they are."""
+        one); one whose time has passed stays sent.  When the moved grace period has not
+        ended, the turn's missed turns counted at the old one (a policy that waits) are taken
+        back: those seats are not late until the new one ends (a seat already marked abandoned
+        stays so).  Settings that cannot be read (the pass reports them) leave all as it is."""
         record = self._of_turn(record, clock)
         policy = self._policy()
         if policy is None:
             return record
         times, now = reminder_times(policy, clock), self.clock.now()
         sent = tuple(k for k in record.reminders_sent if k >= len(times) or times[k] <= now)
-        return replace(record, reminders_sent=sent)
+        record = replace(record, reminders_sent=sent)
+        deadline = deadline_of(policy, clock, now)
+        if deadline is None or deadline + policy.grace <= now or not record.missed_counted:
+            return record
+        for name in record.missed_counted:
+            seat = record.seat(name)
+            record = record.with_seat(
+                name,
+                replace(
+                    seat,
+                    missed_total=max(0, seat.missed_total - 1),
+                    missed_streak=max(0, seat.missed_streak - 1),
+                ),
+            ).logged(
+                f"{name}'s missed turn {clock.turn} taken back: the deadline was moved",
+                at=now,
+                kind="note",
+                turn=clock.turn,
+                player=name,
+            )
+        return replace(record, missed_counted=())
 
     def extend(self, seconds: int) -> TurnClock:
         """Move this turn's deadline (and reminders) ``seconds`` later.  Raises UsageError,
