@@ -311,11 +311,19 @@ def extend(game_dir: str, duration: str, keyfile: str, state_dir: str | None) ->
     from pbem.timing import format_duration, parse_duration
 
     seconds = parse_duration(duration, "DURATION")
-    clock = _admin(game_dir, keyfile, state_dir).extend(seconds)
+    admin = _admin(game_dir, keyfile, state_dir)
+    clock = admin.extend(seconds)
     click.echo(
         f"turn {clock.turn}: deadline extended by {format_duration(seconds)} "
         f"(in all: {format_duration(clock.extended)})"
     )
+    policy = admin.policy()
+    if policy is not None and policy.deadline is None:
+        click.echo(
+            'note: this game has no deadline (deadline = "none"): the extension counts once one is set '
+            "in the [timing] table of its moderator.toml",
+            err=True,
+        )
     if duration.strip().isdigit():
         click.echo(
             f"note: {duration.strip()} without a unit is seconds; write {duration.strip()}h for hours",

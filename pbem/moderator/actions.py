@@ -98,7 +98,7 @@ class GameAdmin:
             return replace(record, clock=clock)
         return replace(record, clock=clock, reminders_sent=(), missed_counted=(), stood_in=())
 
-    def _policy(self) -> TimingPolicy | None:
+    def policy(self) -> TimingPolicy | None:
         """The game's timing policy; None when its settings cannot be read (the pass reports them)."""
         try:
             return GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent)).timing
@@ -114,7 +114,7 @@ class GameAdmin:
         back: those seats are not late until the new one ends (a seat already marked abandoned
         stays so).  Settings that cannot be read (the pass reports them) leave all as it is."""
         record = self._of_turn(record, clock)
-        policy = self._policy()
+        policy = self.policy()
         if policy is None:
             return record
         times, now = reminder_times(policy, clock), self.clock.now()
@@ -144,8 +144,8 @@ class GameAdmin:
     def extend(self, seconds: int) -> TurnClock:
         """Move this turn's deadline (and reminders) ``seconds`` later.  Raises UsageError,
         writing nothing, for 0 seconds or fewer (nothing would move: a deadline is not brought
-        forward), for a game that is over or has no deadline (nothing to move), and when the
-        turn's extensions would add up to more than MAX_EXTENDED."""
+        forward), for a game that is over, and when the turn's extensions would add up to more
+        than MAX_EXTENDED.  A game without a deadline keeps the extension for when one is set."""
         if seconds <= 0:
             raise UsageError(
                 f"DURATION: {format_duration(seconds)} moves nothing",
@@ -154,12 +154,6 @@ class GameAdmin:
         with self._locked() as record:
             if self.folder.read(self.identity.public()).body["outcome"] is not None:
                 raise UsageError(f"game {self.game_dir.name} is over: there is no deadline to move")
-            policy = self._policy()
-            if policy is not None and policy.deadline is None:
-                raise UsageError(
-                    f'game {self.game_dir.name} has no deadline (deadline = "none"): nothing to extend',
-                    hint="to give it one, set deadline in the [timing] table of its moderator.toml",
-                )
             before = self._clock_of(record)
             if before.extended + seconds > MAX_EXTENDED:
                 raise UsageError(

@@ -1,5 +1,6 @@
-"""``pbem extend`` with odd durations: 0 moves nothing and is refused; extensions that add up
-to more than a hundred years are refused (they once made a record the moderator's own
+"""``pbem extend`` with odd durations and games: 0 moves nothing and is refused, and so is a
+finished game; a game without a deadline is extended with a note saying so; extensions that
+add up to more than a hundred years are refused (they once made a record the moderator's own
 loader refused, so the next pass dropped the turn's clock and started it again, every
 extension lost); the record is untouched by a refused extension."""
 
@@ -64,17 +65,17 @@ def test_extensions_past_a_hundred_years_are_refused_and_the_clock_is_kept(
     assert any(line.startswith("deadline: 21") for line in status_lines(game, clock.now()))
 
 
-def test_a_game_without_a_deadline_or_over_has_nothing_to_extend(
-    root: Path, keys: dict[str, Identity], clock: FixedClock
+def test_a_game_without_a_deadline_says_so_and_a_game_over_is_refused(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, tmp_path: Path
 ) -> None:
     game = new_game(root, keys, "g1")  # no [timing]: deadline "none"
     mod = moderator(root, keys, clock)
     mod.run_pass()
+    keys["moderator"].save(tmp_path / "moderator.key")
+    result = CliRunner().invoke(main, ["extend", str(game), "1h", "--key", str(tmp_path / "moderator.key")])
+    assert result.exit_code == 0, result.output
+    assert 'note: this game has no deadline (deadline = "none")' in result.output, result.output
     admin = GameAdmin.open(game, keys["moderator"], clock)
-    before = _record(game)
-    with pytest.raises(UsageError, match="has no deadline"):
-        admin.extend(3600)
-    assert _record(game) == before
     for step in range(400):
         if read(game).body["outcome"] is not None:
             break
