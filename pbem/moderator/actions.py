@@ -85,10 +85,14 @@ class GameAdmin:
         index.save()
 
     def _clock_of(self, record: Record) -> TurnClock:
+        """The clock of the save's turn: the record's, or one started now for a turn the record
+        has not seen yet, paused if the game was (as a pass starts it)."""
         save = self.folder.read(self.identity.public())
         if record.clock is not None and record.clock.turn == save.turn:
             return record.clock
-        return TurnClock(save.turn, self.clock.now())
+        now = self.clock.now()
+        paused = record.clock is not None and record.clock.paused_since is not None
+        return TurnClock(save.turn, now, paused_since=now if paused else None)
 
     def _of_turn(self, record: Record, clock: TurnClock) -> Record:
         """``record`` with ``clock``; a clock this command started (a turn the record has not
