@@ -102,12 +102,49 @@ class GameAdmin:
             return replace(record, clock=clock)
         return replace(record, clock=clock, reminders_sent=(), missed_counted=(), stood_in=())
 
-    def policy(self) -> TimingPolicy | None:
-        """The game's timing policy; None when its settings cannot be read (the pass reports them)."""
+    def _config(self) -> GameConfig | None:
         try:
-            return GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent)).timing
+            return GameConfig.load(self.game_dir, RootConfig.load(self.game_dir.parent))
         except PbemError:
             return None
+
+    def policy(self) -> TimingPolicy | None:
+        """The game's timing policy; None when its settings cannot be read (the pass reports them)."""
+        config = self._config()
+        return None if config is None else config.timing
+
+    def _tell(self, clock: TurnClock, what: str) -> None:
+        """Tell each seat that still owes orders that its deadline moved or stopped (``what``:
+        ``extended``, ``paused``, ``resumed``): ``players/<name>/deadline-turn-NNNN-<what>-<time>.txt``
+        with the new deadline, mailed too where the mail judge keeps its outbox.  Nothing for a
+        game without a deadline, over, or not moderated yet; a notice that cannot be written is
+        left out (the journal has the change, ``pbem status`` shows it)."""
+        from pbem.moderator.plan import moved_text
+        from pbem.moderator.post import Outbox, Post
+
+        config = self._config()
+        save = self.folder.read(self.identity.public())
+        now = self.clock.now()
+        deadline = None if config is None else deadline_of(config.timing, clock, now)
+        if config is None or deadline is None or save.body["outcome"] is not None:
+            return
+        stamp = datetime.fromtimestamp(now if what == "paused" else deadline, UTC).strftime("%Y%m%dT%H%M%SZ")
+        outbox = self.state_dir / "outbox"
+        post = Post(
+            self.game_dir, save.game_id, Outbox(outbox) if outbox.is_dir() else None, dict(config.emails)
+        )
+        for seat in save.awaiting:
+            name = save.names[seat]
+            if seat in save.body["submitted"] or save.body["players"][seat]["status"] != "active":
+                continue
+            if not post.folder_of(name).is_dir():
+                continue
+            text = moved_text(save, seat, what, deadline, deadline + config.timing.grace)
+            subject = f"[pbem {save.game_id}] deadline {what}: turn {save.turn}"
+            try:
+                post.put(name, f"deadline-turn-{save.turn:04d}-{what}-{stamp}.txt", text, subject)
+            except OSError:
+                continue
 
     def _moved(self, record: Record, clock: TurnClock) -> Record:
         """``record`` with ``clock``, whose deadline was moved (extended, or resumed after a
@@ -175,6 +212,7 @@ class GameAdmin:
                 turn=clock.turn,
             )
             save_record(self.game_dir, record)
+            self._tell(clock, "extended")
             return clock
 
     def pause(self) -> tuple[TurnClock, bool]:
@@ -192,6 +230,7 @@ class GameAdmin:
                 self.game_dir,
                 record.logged("game paused", at=self.clock.now(), kind="paused", turn=clock.turn),
             )
+            self._tell(clock, "paused")
             return clock, True
 
     def resume(self) -> tuple[TurnClock, bool]:
@@ -208,6 +247,7 @@ class GameAdmin:
                 self.game_dir,
                 record.logged("game resumed", at=self.clock.now(), kind="resumed", turn=clock.turn),
             )
+            self._tell(clock, "resumed")
             return clock, True
 
     def replace_player(self, name: str, card: PublicCard) -> str:

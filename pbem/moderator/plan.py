@@ -86,3 +86,21 @@ def reminder_text(save: Save, seat: int, deadline: int | None, grace_end: int | 
         f"  pbem sign orders.txt --key {save.names[seat]}.key -o signed.txt",
     ]
     return "\n".join(lines) + "\n"
+
+
+def moved_text(save: Save, seat: int, what: str, deadline: int, grace_end: int) -> str:
+    """The notice for a seat that still owes orders when the moderator moves its deadline:
+    ``what`` is ``extended``, ``paused`` or ``resumed``."""
+    head = {
+        "extended": f"The moderator extended the deadline of turn {save.turn}.",
+        "paused": f"The moderator paused the game: no deadline runs for turn {save.turn} until it "
+        "is resumed (orders are still filed).",
+        "resumed": f"The moderator resumed the game: the deadline of turn {save.turn} moved by the "
+        "time it was paused.",
+    }[what]
+    lines = [f"pbem moderator notice: game {save.game_id} ({save.game}), turn {save.turn}", "", head]
+    if what != "paused":
+        lines.append(f"{save.names[seat]}, your orders are now due by {iso(deadline)}.")
+        if grace_end != deadline:
+            lines.append(f"Orders are still accepted until {iso(grace_end)} (grace period).")
+    return "\n".join(lines) + "\n"
