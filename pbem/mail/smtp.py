@@ -42,9 +42,10 @@ def message_id(key: str, address: str) -> str:
     return f"<pbem-{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
 
 
-def build(settings: MailSettings, out: Outgoing, date: int | None = None) -> EmailMessage:
-    """The EmailMessage for ``out``: plain-text body, attachments as application/octet-stream
-    (text/plain for ``.txt`` and ``.asc``, image/svg+xml for ``.svg``)."""
+def build(settings: MailSettings, out: Outgoing, date: int) -> EmailMessage:
+    """The EmailMessage for ``out``, dated ``date`` (seconds since the epoch, from the
+    caller's clock): plain-text body, attachments as application/octet-stream (text/plain
+    for ``.txt`` and ``.asc``, image/svg+xml for ``.svg``)."""
     msg = EmailMessage()
     msg["From"] = formataddr((_one_line(settings.name), settings.address))
     msg["To"] = out.to
@@ -92,8 +93,9 @@ def connect_smtp(server: Server) -> smtplib.SMTP:
         raise MailError(f"cannot send through {server.host}:{server.port}: {exc}") from None
 
 
-def send(settings: MailSettings, mails: Sequence[Outgoing], date: int | None = None) -> list[str]:
-    """Send each mail to its one recipient over one connection; return the keys sent.
+def send(settings: MailSettings, mails: Sequence[Outgoing], date: int) -> list[str]:
+    """Send each mail, dated ``date`` (the caller's clock), to its one recipient over one
+    connection; return the keys sent.
 
     A recipient the server refuses, or a queued mail that cannot be made into a message
     (an address no header can carry), is skipped: its key is not returned, so it stays

@@ -50,7 +50,8 @@ def test_one_mail_per_recipient_with_body_and_attachments(settings, smtp: SmtpSe
         Outgoing("alice@example.org", "Turn 3", "report for alice", "k-a", (("board.svg", b"<svg/>"),)),
         Outgoing("bob@example.org", "Turn 3", "report for bob", "k-b", (("report.txt", b"hello bob"),)),
     ]
-    assert send(settings, mails) == ["k-a", "k-b"]
+    sent_at = 1_790_000_000
+    assert send(settings, mails, date=sent_at) == ["k-a", "k-b"]
     assert [rcpts for rcpts, _ in smtp.received] == [["alice@example.org"], ["bob@example.org"]]
     [alice] = smtp.messages("alice@example.org")
     body = alice.get_body(("plain",))
@@ -60,19 +61,20 @@ def test_one_mail_per_recipient_with_body_and_attachments(settings, smtp: SmtpSe
     [bob] = smtp.messages("bob@example.org")
     assert "alice" not in bob.as_string()
     assert alice["Message-ID"] != bob["Message-ID"]
+    assert alice["Date"].datetime.timestamp() == sent_at, "dated by the caller's clock"
 
 
 def test_wrong_smtp_password_is_a_mail_error(settings, smtp: SmtpServer, monkeypatch) -> None:
     monkeypatch.setenv("PBEM_TEST_SMTP_PW", "wrong")
     with pytest.raises(MailError):
-        send(settings, [Outgoing("a@example.org", "s", "b", "k")])
+        send(settings, [Outgoing("a@example.org", "s", "b", "k")], date=1_790_000_000)
     assert smtp.received == []
 
 
 def test_missing_password_variable_is_a_usage_error(settings, monkeypatch) -> None:
     monkeypatch.delenv("PBEM_TEST_SMTP_PW")
     with pytest.raises(UsageError, match="PBEM_TEST_SMTP_PW"):
-        send(settings, [Outgoing("a@example.org", "s", "b", "k")])
+        send(settings, [Outgoing("a@example.org", "s", "b", "k")], date=1_790_000_000)
 
 
 def test_imap_fetch_mark_done_and_move(smtp: SmtpServer, imap_server: ImapServer, monkeypatch) -> None:
