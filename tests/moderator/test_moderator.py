@@ -38,6 +38,18 @@ def moderator(root: Path, keys: dict[str, Identity], clock: FixedClock, settle: 
     return Moderator(root, keys["moderator"], clock=clock, settle=settle)
 
 
+def started(
+    root: Path, keys: dict[str, Identity], clock: FixedClock, missing: str = "default", settle: int = 0
+) -> tuple[Path, Moderator, str]:
+    """Game ``g1`` under ``root`` with the timing policy ``timing(missing)``, its moderator,
+    and the seat awaited after the moderator's first pass."""
+    game = new_game(root, keys, "g1", toml=timing(missing))
+    mod = moderator(root, keys, clock, settle)
+    mod.run_pass()
+    [name] = awaited(game)
+    return game, mod, name
+
+
 def notices(game_dir: Path, name: str) -> list[str]:
     folder = game_dir / "players" / name
     return sorted(p.name for p in folder.glob("notice-*")) if folder.is_dir() else []

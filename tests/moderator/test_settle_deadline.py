@@ -18,8 +18,8 @@ from pbem.moderator.core import Moderator
 from pbem.moderator.record import load_record
 from pbem.timing import FixedClock
 
-from .modkit import awaited, drop, new_game, order_block, read
-from .test_moderator import H, results, timing
+from .modkit import drop, order_block, read
+from .test_moderator import H, results, started
 
 
 def verdicts(game: Path, name: str) -> list[str]:
@@ -33,11 +33,7 @@ GRACE_END = 54 * H  # deadline 48h, grace 6h (test_moderator.timing)
 
 
 def _game(root: Path, keys: dict[str, Identity], clock: FixedClock) -> tuple[Path, Moderator, str]:
-    game = new_game(root, keys, "g1", toml=timing("default"))
-    mod = Moderator(root, keys["moderator"], clock=clock, settle=SETTLE)
-    mod.run_pass()
-    [name] = awaited(game)
-    return game, mod, name
+    return started(root, keys, clock, "default", SETTLE)
 
 
 def test_an_order_dropped_just_before_the_grace_end_counts(

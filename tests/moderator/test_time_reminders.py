@@ -14,8 +14,7 @@ from pbem.moderator.actions import GameAdmin, status_lines
 from pbem.moderator.record import load_record
 from pbem.timing import FixedClock
 
-from .modkit import awaited, new_game
-from .test_moderator import H, moderator, timing
+from .test_moderator import H, moderator, started
 
 
 def _reminders(game: Path, name: str) -> list[str]:
@@ -28,10 +27,7 @@ def _marks(game: Path, now: int) -> list[str]:
 
 
 def _started(root: Path, keys: dict[str, Identity], clock: FixedClock) -> tuple[Path, str]:
-    game = new_game(root, keys, "g1", toml=timing("default"))  # 48h, reminders 24h and 2h
-    mod = moderator(root, keys, clock)
-    mod.run_pass()
-    [name] = awaited(game)
+    game, mod, name = started(root, keys, clock, "default")  # 48h, reminders 24h and 2h
     clock.advance(47 * H)
     mod.run_pass()
     assert _reminders(game, name) == ["reminder-turn-0001-1.txt", "reminder-turn-0001-2.txt"]
@@ -83,10 +79,7 @@ def test_a_pause_moves_the_reminders_with_the_deadline_and_sends_none_twice(
 def test_status_says_a_reminder_the_deadline_overtook_was_not_sent(
     root: Path, keys: dict[str, Identity], clock: FixedClock
 ) -> None:
-    game = new_game(root, keys, "g1", toml=timing("wait"))
-    mod = moderator(root, keys, clock)
-    mod.run_pass()
-    [name] = awaited(game)
+    game, mod, name = started(root, keys, clock, "wait")
     clock.advance(50 * H)  # the moderator was not running from the start to past the deadline
     mod.run_pass()
     assert _reminders(game, name) == [], "a reminder was sent after its deadline"

@@ -12,17 +12,14 @@ from pbem.moderator.actions import GameAdmin, status_lines
 from pbem.moderator.record import load_record
 from pbem.timing import FixedClock
 
-from .modkit import awaited, drop, new_game, order_block, read
-from .test_moderator import H, moderator, timing
+from .modkit import awaited, drop, order_block, read
+from .test_moderator import H, started
 
 
 def test_a_clock_started_by_a_command_after_a_rollback_forgets_the_later_turns_reminders(
     root: Path, keys: dict[str, Identity], clock: FixedClock
 ) -> None:
-    game = new_game(root, keys, "g1", toml=timing("default"))  # 48h, reminders 24h and 2h
-    mod = moderator(root, keys, clock)
-    mod.run_pass()
-    [name] = awaited(game)
+    game, mod, name = started(root, keys, clock, "default")  # 48h, reminders 24h and 2h
     drop(game, name, "orders.txt", order_block(game, keys, name))
     mod.run_pass()
     assert read(game).turn == 2

@@ -11,17 +11,14 @@ from pbem.moderator.actions import GameAdmin, status_lines
 from pbem.moderator.record import load_record
 from pbem.timing import FixedClock
 
-from .modkit import awaited, drop, new_game, order_block, read
-from .test_moderator import H, moderator, timing
+from .modkit import awaited, drop, order_block, read
+from .test_moderator import H, started
 
 
 def test_a_rollback_of_a_paused_game_keeps_it_paused(
     root: Path, keys: dict[str, Identity], clock: FixedClock
 ) -> None:
-    game = new_game(root, keys, "g1", toml=timing("default"))
-    mod = moderator(root, keys, clock)
-    mod.run_pass()
-    [name] = awaited(game)
+    game, mod, name = started(root, keys, clock, "default")
     drop(game, name, "orders.txt", order_block(game, keys, name))
     mod.run_pass()
     assert read(game).turn == 2
