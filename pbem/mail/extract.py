@@ -123,6 +123,17 @@ def _strip_depth(line: str, depth: int) -> str | None:
     return line
 
 
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"))
+"""Byte-order marks and zero-width characters: dropped when an armour line is recognised
+(Notepad starts a saved file with a byte-order mark; some clients put zero-width spaces in)."""
+
+
+def _marker(body: str) -> str:
+    """A line as compared with the armour lines: trimmed, invisible characters dropped."""
+    stripped = body.strip()
+    return stripped if stripped.isascii() else stripped.translate(_INVISIBLE).strip()
+
+
 def find_blocks(text: str, source: str, limit: int = MAX_BLOCKS + 1) -> list[Candidate]:
     """Every armoured block in ``text``, at any quoting depth (at most ``limit`` of them).
 
@@ -130,14 +141,15 @@ def find_blocks(text: str, source: str, limit: int = MAX_BLOCKS + 1) -> list[Can
     from every line up to the END line at that depth.  Text outside blocks is ignored.  A
     block left open (no END line before the quoting changes or another block begins) is
     skipped, and the search goes on from where it stopped, so the time taken grows with the
-    length of the text, never with its square.
+    length of the text, never with its square.  No-break spaces are read as spaces (as the
+    signed form reads them) and invisible characters around an armour line are ignored.
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = text.replace("\u00a0", " ").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[Candidate] = []
     i = 0
     while i < len(lines) and len(out) < limit:
         body, depth = _strip_quote(lines[i])
-        found = next((a for a in ARMOURS if body.strip() == a[0]), None)
+        found = next((a for a in ARMOURS if _marker(body) == a[0]), None)
         if found is None:
             i += 1
             continue
@@ -147,11 +159,11 @@ def find_blocks(text: str, source: str, limit: int = MAX_BLOCKS + 1) -> list[Can
         closed = False
         while j < len(lines):
             inner = _strip_depth(lines[j], depth)
-            if inner is None or _strip_quote(lines[j])[0].strip() in _BEGINS:
+            if inner is None or _marker(_strip_quote(lines[j])[0]) in _BEGINS:
                 break
             block.append(inner.rstrip())
             j += 1
-            if inner.strip() == end:
+            if _marker(inner) == end:
                 closed = True
                 break
         if closed:
@@ -251,7 +263,9 @@ def _too_big(what: str, size: int) -> str:
 
 
 def extract(msg: Message, own_address: str = "") -> Extraction:
-    """Every candidate order block in a mail: text bodies, attachments, then HTML as a fallback.
+    """Every candidate order block in a mail: text bodies, attachments, then HTML as a fallback
+    (searched when no text part or attachment holds a block: an HTML-only mail, or a
+    multipart/alternative whose text part a client wrote without the block).
 
     Blocks outside quoting win: quoted blocks (what the player replied to) are kept only
     when the mail has no unquoted block.  The same block found twice (say in the body and
@@ -297,7 +311,7 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
         else:
             html_parts.append(_part_text(part, data))
     html_only = not has_plain and bool(html_parts)
-    if html_only:
+    if html_parts and not plain:  # HTML only, or text that lacks the block its HTML holds
         for markup in html_parts:
             plain.extend(find_blocks(html_to_text(markup), "HTML mail body"))
     unquoted = [c for c in plain if not c.quoted]
