@@ -254,8 +254,44 @@ def html_to_text(markup: str) -> str:
     return "".join(parser.parts).replace("\xa0", " ")
 
 
+def unflow(text: str, delsp: bool) -> str:
+    """A ``format=flowed`` text (RFC 3676) as its writer typed it: each line ending in a space
+    (a soft break, which the client put there) joined to the next line of the same quoting
+    depth, without that space when ``delsp``; the space a client puts before a line starting
+    with a space, ``>`` or ``From`` removed.  Quoting is written back as ``> `` per level;
+    the signature separator ``-- `` is no soft break.  Time linear in the length of ``text``."""
+    out: list[str] = []
+    pending: list[str] = []
+    pending_depth = -1
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        content = line.lstrip(">")
+        depth = len(line) - len(content)
+        content = content.removeprefix(" ")
+        if pending and depth != pending_depth:  # improperly flowed: the quoting changed
+            out.append(("> " * pending_depth) + "".join(pending))
+            pending = []
+        soft = content.endswith(" ") and content != "-- "
+        pending.append(content[:-1] if soft and delsp else content)
+        pending_depth = depth
+        if not soft:
+            out.append(("> " * depth) + "".join(pending))
+            pending = []
+    if pending:
+        out.append(("> " * pending_depth) + "".join(pending))
+    return "\n".join(out)
+
+
+def _param(part: Message, name: str) -> str:
+    value = mailmsg.safely(lambda: part.get_param(name), None)
+    return value.strip().lower() if isinstance(value, str) else ""
+
+
 def _part_text(part: Message, data: bytes) -> str:
-    return mailmsg.decode_bytes(data, mailmsg.charset(part))
+    """A text part's body as text: decoded with its charset, a ``format=flowed`` one unflowed."""
+    text = mailmsg.decode_bytes(data, mailmsg.charset(part))
+    if _param(part, "format") == "flowed":
+        return unflow(text, _param(part, "delsp") == "yes")
+    return text
 
 
 def _too_big(what: str, size: int) -> str:
@@ -359,4 +395,5 @@ __all__ = [
     "find_blocks",
     "html_to_text",
     "parse_mail",
+    "unflow",
 ]
