@@ -286,9 +286,33 @@ def _param(part: Message, name: str) -> str:
     return value.strip().lower() if isinstance(value, str) else ""
 
 
+_SINGLE_BYTE = re.compile(r"(us-)?ascii|iso[-_]?8859[-_]?\d+|latin[-_]?\d|(windows|cp)[-_]?125\d")
+"""Charsets a client declares by habit: bytes that are valid UTF-8 under them are UTF-8."""
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def body_text(data: bytes, declared: str | None) -> str:
+    """The text of a part's body, read as its writer meant it when the client mis-declared
+    the charset: bytes that are valid UTF-8 (and not all ASCII) under a declared ASCII,
+    Latin or Windows charset are UTF-8 (no Latin text of real words decodes as UTF-8);
+    bytes that are not valid UTF-8 under a declared UTF-8 are Windows-1252; a body that
+    starts with a UTF-16 byte-order mark is UTF-16 whatever is declared.  Otherwise the
+    declared charset, as :func:`pbem.mail.message.decode_bytes` reads it.  Never raises."""
+    name = (declared or "").strip().strip('"').lower()
+    if data.startswith(_UTF16_BOMS) and not name.startswith("utf-16"):
+        return data.decode("utf-16", errors="replace")
+    if not data.isascii() and (not name or _SINGLE_BYTE.fullmatch(name) or name in ("utf-8", "utf8")):
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            if name in ("utf-8", "utf8"):
+                return data.decode("cp1252", errors="replace")
+    return mailmsg.decode_bytes(data, declared)
+
+
 def _part_text(part: Message, data: bytes) -> str:
-    """A text part's body as text: decoded with its charset, a ``format=flowed`` one unflowed."""
-    text = mailmsg.decode_bytes(data, mailmsg.charset(part))
+    """A text part's body as text: decoded (:func:`body_text`), a ``format=flowed`` one unflowed."""
+    text = body_text(data, mailmsg.charset(part))
     if _param(part, "format") == "flowed":
         return unflow(text, _param(part, "delsp") == "yes")
     return text
@@ -390,6 +414,7 @@ __all__ = [
     "BadMail",
     "Candidate",
     "Extraction",
+    "body_text",
     "extract",
     "extract_raw",
     "find_blocks",
