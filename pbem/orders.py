@@ -683,14 +683,62 @@ def _joined_verifies(signed: SignedOrders, card: PublicCard) -> int | None:
     return None
 
 
+_CLIENT_CHARACTERS = {
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2013": "-",
+    "\u2014": "--",
+    "\u2026": "...",
+    "\u00ad": "",
+    "\u200b": "",
+    "\u200c": "",
+    "\u200d": "",
+    "\u2060": "",
+}
+"""What mail programs and word processors put for what was typed: typographic quotes and
+dashes, an ellipsis, soft hyphens and zero-width characters (and what was typed)."""
+_CLIENT_TABLE = str.maketrans(_CLIENT_CHARACTERS)
+_REPLACED = "characters replaced by the mail program"
+
+
+def _client_characters(signed: SignedOrders, card: PublicCard) -> Damage | None:
+    """Evidence that the mail program replaced characters: the lines that hold typographic
+    quotes, dashes or invisible characters, when the signature verifies with what was
+    typed in their place; else None.  One verification."""
+    body = signed.body
+    changed = [(n, t) for n, t in body if t.translate(_CLIENT_TABLE) != t]
+    if not changed:
+        return None
+    texts = [unicodedata.normalize("NFC", t.translate(_CLIENT_TABLE)).strip() for _, t in body]
+    try:
+        card.verify(ORDERS_DOMAIN, ("\n".join(t for t in texts if t) + "\n").encode(), signed.signature)
+    except SignatureError:
+        return None
+    facts = []
+    for number, text in changed[:3]:
+        chars = sorted({c for c in text if c in _CLIENT_CHARACTERS})
+        shown_chars = ", ".join(
+            f"{c!r} for {_CLIENT_CHARACTERS[c]!r}"
+            if _CLIENT_CHARACTERS[c]
+            else f"an invisible U+{ord(c):04X}"
+            for c in chars
+        )
+        facts.append(f"line {number}: {shown_chars}")
+    more = f"; and {len(changed) - 3} more line(s)" if len(changed) > 3 else ""
+    return Damage(_REPLACED, "; ".join(facts) + more)
+
+
 def signature_failure(
     signed: SignedOrders, card: PublicCard, others: Sequence[PublicCard] = (), source: str | None = None
 ) -> SignatureError:
     """The error for orders whose signature does not verify with ``card``, from facts.
 
     Names another player's key when that key made the signature; says "changed in transit"
-    with the evidence when the signature lines were re-wrapped or damaged or two lines were
-    one when signed; otherwise says the orders were changed after signing or signed with
+    with the evidence when the signature lines were re-wrapped or damaged, two lines were
+    one when signed, or the mail program put typographic quotes, dashes or invisible
+    characters for what was signed; otherwise says the orders were changed after signing or signed with
     another key.
     """
     src = source or signed.source
@@ -713,9 +761,14 @@ def signature_failure(
             first, second = signed.body[joined][0], signed.body[joined + 1][0]
             damage = Damage("re-wrapped lines", f"lines {first} and {second} were one line when signed")
     if damage is None:
+        damage = _client_characters(signed, card)
+    if damage is None:
         damage = long_line(signed.body, WIDTH) if signed.body else None
     if damage is not None:
-        return SignatureError(f"{src}: the signature does not match {mine}: {damage.describe()}", WHAT_TO_DO)
+        hint = WHAT_TO_DO
+        if damage.what == _REPLACED:
+            hint += ", and turn off its automatic replacement of quotes and dashes (smart quotes)"
+        return SignatureError(f"{src}: the signature does not match {mine}: {damage.describe()}", hint)
     return SignatureError(
         f"{src}: the signature does not match {mine}: the orders were changed after signing, "
         "or signed with another key",
