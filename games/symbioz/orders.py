@@ -377,10 +377,6 @@ class _Checker:
                 f"{word!r} is not a colour in this game ({', '.join(names)})",
                 self._swap(line, word, close),
             )
-        if matches[0] == self.seat:
-            raise IllegalOrderError(
-                line, "your animals eat their own colour only when nothing else is there; that needs no order"
-            )
         return matches[0]
 
     def check_phase(self, line: OrderLine, verb: str) -> None:

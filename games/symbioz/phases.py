@@ -260,11 +260,11 @@ class Turn:
     def animals(self, seat: int, kind: str, lines: Sequence[Order]) -> None:
         """Kroguls (kind "krogul", eating Crapits) or Crapits (kind "crapit", eating Zerbs).
 
-        Every animal of ``seat`` eats one prey in its square (the owner's colour choice;
-        its own colour only when nothing else is there) or is removed.  Then each Krogul
-        that ate clones once, and each pair of Crapits that ate gives one newborn, placed
-        in the same or an adjacent open square, while the supply lasts.  Newborns do not
-        eat or breed in the phase they are born.
+        Every animal of ``seat`` eats one prey in its square (the owner's colour choice,
+        its own included; unless told, its own only when nothing else is there) or is
+        removed.  Then each Krogul that ate clones once, and each pair of Crapits that ate
+        gives one newborn, placed in the same or an adjacent open square, while the supply
+        lasts.  Newborns do not eat or breed in the phase they are born.
         """
         herd = self.kroguls if kind == "krogul" else self.crapits
         prey_kind = "crapit" if kind == "krogul" else "zerb"

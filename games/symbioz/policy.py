@@ -36,12 +36,13 @@ def newborn_zerb_square(
 def food_colour(counts: Sequence[int], seat: int, preferences: Sequence[int]) -> int | None:
     """Which colour an animal of ``seat`` eats from ``counts`` (prey per seat in its square).
 
-    The preferences first (other colours only); then the other colour with the most prey
-    (ties: play order after ``seat``); its own colour only when nothing else is there;
-    None when the square holds no prey at all.
+    The preferences first, in order (the owner chooses, their own colour included: the
+    rulebook's "the player owning the Krogul chooses which Crapit to eat"); then the other
+    colour with the most prey (ties: play order after ``seat``); its own colour only when
+    nothing else is there; None when the square holds no prey at all.
     """
     for colour in preferences:
-        if colour != seat and counts[colour] > 0:
+        if counts[colour] > 0:
             return colour
     players = len(counts)
     others = [(seat + i) % players for i in range(1, players)]

@@ -184,7 +184,7 @@ def order_form(view: View) -> list[str]:
 def _animals_form(pub: dict[str, Any], seat: int, number: int, kind: str) -> list[str]:
     """The Kroguls' or Crapits' part of the order form: each square holding the seat's
     animals, with the prey there now by colour, and an example naming only colours that
-    are there (an animal eats its own colour only when nothing else is there)."""
+    are there (unless told, an animal eats its own colour only when nothing else is there)."""
     found = [sq for sq in pub["squares"] if pub[kind + "s"][sq][seat]]
     if not found:
         return []
