@@ -78,6 +78,14 @@ INFO = GameInfo(
             "random",
             ("random", "seat-order"),
         ),
+        Variant(
+            "round-order",
+            "rulebook: a round is the Game Phase, the Escape Phase, then the Infection Phase; "
+            "infection-first: the Infection Phase before the Escape Phase (games saved before the "
+            "rules audit).",
+            "rulebook",
+            ("rulebook", "infection-first"),
+        ),
     ),
     docs="games/parasite/README.md",
     padding=Padding(report=8192, secret=16384, secret_per_turn=1024),

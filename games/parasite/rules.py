@@ -58,6 +58,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "start-location": "helipad",
     "activation-events": "drawn",
     "characters": "random",
+    "round-order": "rulebook",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "reactions": ("standing", "windows"),
@@ -65,13 +66,31 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "start-location": ("helipad", "office", "storehouse", "laboratory"),
     "activation-events": ("drawn", "kept"),
     "characters": ("random", "seat-order"),
+    "round-order": ("rulebook", "infection-first"),
 }
+LEGACY: dict[str, Any] = {"round-order": "infection-first"}
+"""Options added by the rules audit (README, "Rules audit (eleventh session)"), with the rule a
+game saved before them was played under: pbem saves every option a game was created with, so
+an option set holding every older option but not these is such a game, and its re-play
+(``pbem verify``) and its rest keep that rule."""
+
+
+def rule(state: Mapping[str, Any], name: str) -> Any:
+    """The value of option ``name`` in force in ``state`` (:data:`LEGACY` for a game saved
+    before the option existed)."""
+    opt = state["opt"]
+    return opt[name] if name in opt else LEGACY[name]
 
 
 def options_of(options: Mapping[str, Any], cards: CardSet | None = None) -> dict[str, Any]:
     """The full option set.  Raises ValueError for an unknown option or a bad value."""
     cards = cards or load_cards()
     out = dict(OPTION_DEFAULTS)
+    if all(name in options for name in OPTION_DEFAULTS if name not in LEGACY):
+        # Every older option given, the new ones not: a game saved before them.  They stay out
+        # of its options (its public view must not change), and rule() reads LEGACY for them.
+        for name in LEGACY:
+            del out[name]
     for name, value in options.items():
         if name not in OPTION_DEFAULTS:
             raise ValueError(f"parasite has no option {name!r}; options: {', '.join(OPTION_DEFAULTS)}")
@@ -79,7 +98,7 @@ def options_of(options: Mapping[str, Any], cards: CardSet | None = None) -> dict
             raise ValueError(f"option {name!r} takes a {type(OPTION_DEFAULTS[name]).__name__}")
         out[name] = value
     for name, choices in OPTION_CHOICES.items():
-        if out[name] not in choices:
+        if name in out and out[name] not in choices:
             raise ValueError(f"option {name!r} is one of {', '.join(choices)}")
     if out["difficulty"] not in cards.adjust:
         raise ValueError(f"option 'difficulty' is one of {', '.join(cards.adjust)}")
@@ -269,18 +288,19 @@ def run_procedure(ctx: Ctx) -> None:
         nxt = ctx.next_living(seat)
         if nxt is None:
             raise GameOver("every player is dead")
+        rulebook = rule(s, "round-order") == "rulebook"
         if nxt == s["leader"] or nxt in s["played"]:
-            s["proc"] = {"kind": "infection"}
+            s["proc"] = {"kind": "escape" if rulebook else "infection"}
         else:
             s["proc"] = {"kind": "turn", "seat": nxt}
     elif kind == "infection":
         infection_phase(ctx)
-        s["proc"] = {"kind": "escape"}
+        s["proc"] = {"kind": "round" if rule(s, "round-order") == "rulebook" else "escape"}
     elif kind == "escape":
         if escape_phase(ctx):
             s["proc"] = {"kind": "final"}
         else:
-            s["proc"] = {"kind": "round"}
+            s["proc"] = {"kind": "infection" if rule(s, "round-order") == "rulebook" else "round"}
     elif kind == "round":
         round_start(ctx)
         s["proc"] = {"kind": "turn", "seat": s["leader"]}
