@@ -158,12 +158,19 @@ class Judge:
         return out
 
     # ---- reading one mail (no side effects) ------------------------------------------------
-    def _game_of(self, cand: Candidate, games: dict[str, Path]) -> tuple[Path | None, str | None]:
-        """The game folder a block names, or None and why not."""
+    def _game_of(
+        self, cand: Candidate, games: dict[str, Path]
+    ) -> tuple[Path | None, str | None, tuple[str, int, str, int] | None]:
+        """The game folder a block names, or None and why not; and the (game, turn, player,
+        Seq) its header claims (None for press or a block that could not be read)."""
         from pbem.orders import parse, unseal
 
         if isinstance(cand.data, bytes):
-            return None, f"{cand.source}: a binary age file; attach the armoured text 'pbem sign' writes"
+            return (
+                None,
+                f"{cand.source}: a binary age file; attach the armoured text 'pbem sign' writes",
+                None,
+            )
         from pbem.press.relay import press_game_id
 
         press_game = press_game_id(cand.data, self.moderator.identity, cand.source)
@@ -174,12 +181,13 @@ class Judge:
                 else parse(unseal(cand.data, self.moderator.identity, cand.source), cand.source).header
             )
         except PbemError as exc:
-            return None, printable(exc.message, 300)
+            return None, printable(exc.message, 300), None
         claimed = press_game or (header.game if header is not None else "")
         game = games.get(claimed.upper())
         if game is None:
-            return None, f"{cand.source}: Game: {printable(claimed, 40)} is no game this judge runs"
-        return game, None
+            return None, f"{cand.source}: Game: {printable(claimed, 40)} is no game this judge runs", None
+        claim = None if header is None else (header.game, header.turn, header.player, header.seq)
+        return game, None, claim
 
     def read(self, raw: bytes, games: dict[str, Path]) -> Verdict:
         """Decide what one mail comes to: the blocks to file, or why it is not used.
@@ -201,13 +209,27 @@ class Judge:
             return self._refused(raw, digest, reason, None, len(raw), f"{type(exc).__name__}: {exc}")
 
     def _place(self, found: Extraction, digest: str, games: dict[str, Path], size: int) -> Verdict:
+        """The verdict on a mail that was read: its blocks by game.  Of several blocks for
+        the same game, turn and player (an Outlook reply quotes the earlier mail without
+        ``>`` marks), only the one with the highest Seq is filed: the others would be
+        replaced by it, or refused as replays, the moment it was read."""
         placed: list[tuple[Path, str]] = []
         why: list[str] = []
+        newest: dict[tuple[str, int, str], tuple[int, int]] = {}
         for cand in found.candidates:
-            game_dir, reason = self._game_of(cand, games)
+            game_dir, reason, claim = self._game_of(cand, games)
             if game_dir is None or not isinstance(cand.data, str):
                 why.append(reason or cand.source)
                 continue
+            if claim is not None:  # a reply that quotes the player's earlier orders unmarked
+                seat, seq = claim[:3], claim[3]
+                if seat in newest and newest[seat][0] >= seq:
+                    continue
+                if seat in newest:
+                    placed[newest[seat][1]] = (game_dir, cand.filed_text())
+                    newest[seat] = (seq, newest[seat][1])
+                    continue
+                newest[seat] = (seq, len(placed))
             placed.append((game_dir, cand.filed_text()))
         problem = found.problem()
         hint = None
