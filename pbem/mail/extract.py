@@ -142,14 +142,19 @@ def find_blocks(text: str, source: str, limit: int = MAX_BLOCKS + 1) -> list[Can
     block left open (no END line before the quoting changes or another block begins) is
     skipped, and the search goes on from where it stopped, so the time taken grows with the
     length of the text, never with its square.  No-break spaces are read as spaces (as the
-    signed form reads them) and invisible characters around an armour line are ignored.
+    signed form reads them) and invisible characters around an armour line are ignored.  A
+    block whose BEGIN line is dash-escaped (``- -----BEGIN``: the player's mail program
+    clear-signed the mail with OpenPGP, RFC 4880 section 7.1) has that escaping undone once
+    on each of its lines.
     """
     lines = text.replace("\u00a0", " ").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[Candidate] = []
     i = 0
     while i < len(lines) and len(out) < limit:
         body, depth = _strip_quote(lines[i])
-        found = next((a for a in ARMOURS if _marker(body) == a[0]), None)
+        marker = _marker(body)
+        dashed = marker.startswith("- ") and marker[2:] in _BEGINS  # in a PGP clear-signed text
+        found = next((a for a in ARMOURS if (marker[2:] if dashed else marker) == a[0]), None)
         if found is None:
             i += 1
             continue
@@ -159,7 +164,9 @@ def find_blocks(text: str, source: str, limit: int = MAX_BLOCKS + 1) -> list[Can
         closed = False
         while j < len(lines):
             inner = _strip_depth(lines[j], depth)
-            if inner is None or _marker(_strip_quote(lines[j])[0]) in _BEGINS:
+            if inner is not None and dashed and inner.startswith("- "):
+                inner = inner[2:]
+            if inner is None or _marker(_strip_quote(lines[j])[0]) in _BEGINS or _marker(inner) in _BEGINS:
                 break
             block.append(inner.rstrip())
             j += 1
