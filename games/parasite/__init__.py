@@ -86,6 +86,14 @@ INFO = GameInfo(
             "rulebook",
             ("rulebook", "infection-first"),
         ),
+        Variant(
+            "dog-first-move",
+            "The Dog moves at the start of every Game Phase: round-1 (the rulebook: the first "
+            "round's too) or round-2 (from the second round on, as games saved before the rules "
+            "audit).",
+            "round-1",
+            ("round-1", "round-2"),
+        ),
     ),
     docs="games/parasite/README.md",
     padding=Padding(report=8192, secret=16384, secret_per_turn=1024),

@@ -128,6 +128,8 @@ def phase_text(pub: Mapping[str, Any]) -> str:
         return "Escape Phase"
     if kind == "final":
         return "the helicopter is here: Escape or Stay behind"
+    if kind == "dog":
+        return "the start of the Game Phase: the Dog moves"
     return "between rounds"
 
 

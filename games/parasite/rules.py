@@ -59,6 +59,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "activation-events": "drawn",
     "characters": "random",
     "round-order": "rulebook",
+    "dog-first-move": "round-1",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "reactions": ("standing", "windows"),
@@ -67,8 +68,9 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "activation-events": ("drawn", "kept"),
     "characters": ("random", "seat-order"),
     "round-order": ("rulebook", "infection-first"),
+    "dog-first-move": ("round-1", "round-2"),
 }
-LEGACY: dict[str, Any] = {"round-order": "infection-first"}
+LEGACY: dict[str, Any] = {"round-order": "infection-first", "dog-first-move": "round-2"}
 """Options added by the rules audit (README, "Rules audit (eleventh session)"), with the rule a
 game saved before them was played under: pbem saves every option a game was created with, so
 an option set holding every older option but not these is such a game, and its re-play
@@ -204,6 +206,8 @@ def setup(players: int, options: Mapping[str, Any], rng: Rng) -> State:
         "proc": {"kind": "turn", "seat": leader},
         "pending": None,
     }
+    if dog and rule(state, "dog-first-move") == "round-1":
+        state["proc"] = {"kind": "dog"}  # "At the start of the Game Phase, the Dog moves"
     for seat in range(players):
         state["notes"][seat].append(
             f"Round 1: you are {cards.character(chars[seat]).role}; your Infection card is "
@@ -303,6 +307,9 @@ def run_procedure(ctx: Ctx) -> None:
             s["proc"] = {"kind": "infection" if rule(s, "round-order") == "rulebook" else "round"}
     elif kind == "round":
         round_start(ctx)
+        s["proc"] = {"kind": "turn", "seat": s["leader"]}
+    elif kind == "dog":
+        dog_moves(ctx)
         s["proc"] = {"kind": "turn", "seat": s["leader"]}
     elif kind == "final":
         final(ctx)

@@ -55,7 +55,7 @@ EXPECTED = {
 }
 
 
-ADDED_SINCE = {"parasite": ("round-order",)}
+ADDED_SINCE = {"parasite": ("round-order", "dog-first-move")}
 """Each game's options newer than the digests (a save from before holds none of them)."""
 
 

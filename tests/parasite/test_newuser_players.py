@@ -34,7 +34,7 @@ def test_a_players_name_gets_the_characters_with_their_players() -> None:
 
 
 def test_with_the_dog_the_list_ends_with_it() -> None:
-    text = _refusal("distress bobb", dog=True).describe("orders.txt", NAMES)
+    text = _refusal("distress bobb", dog=True, **{"dog-first-move": "round-2"}).describe("orders.txt", NAMES)
     assert text.rstrip().endswith(", dog")
 
 

@@ -149,7 +149,9 @@ def _finished(options: dict[str, Any], want_escape: bool = True) -> State:
 
 
 def test_the_public_report_shows_the_position() -> None:
-    state = rules.setup(5, {"characters": "seat-order", "dog": True}, Rng(b"public"))
+    state = rules.setup(
+        5, {"characters": "seat-order", "dog": True, "dog-first-move": "round-2"}, Rng(b"public")
+    )
     state["loc"][1] = "office"
     state["health"][2] = "distressed"
     state["tokens"][3] = [0]

@@ -180,7 +180,7 @@ DOG = 4
 
 
 def _dog_game(**fields: Any) -> State:
-    s = new_game(4, dog=True)
+    s = new_game(4, dog=True, **{"dog-first-move": "round-2"})  # the first Turn comes first
     edit(s, _set(**fields))
     return s
 
