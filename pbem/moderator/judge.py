@@ -211,26 +211,22 @@ class Judge:
     def _place(self, found: Extraction, digest: str, games: dict[str, Path], size: int) -> Verdict:
         """The verdict on a mail that was read: its blocks by game.  Of several blocks for
         the same game, turn and player (an Outlook reply quotes the earlier mail without
-        ``>`` marks), only the one with the highest Seq is filed: the others would be
-        replaced by it, or refused as replays, the moment it was read."""
-        placed: list[tuple[Path, str]] = []
+        ``>`` marks), those with a lower Seq than another are not filed: they would be
+        replaced by it, or refused as replays, the moment it was read.  Blocks with the same
+        Seq are all filed (a pasted copy a client damaged beside the attached file)."""
+        found_blocks: list[tuple[Path, str, tuple[str, int, str, int] | None]] = []
         why: list[str] = []
-        newest: dict[tuple[str, int, str], tuple[int, int]] = {}
         for cand in found.candidates:
             game_dir, reason, claim = self._game_of(cand, games)
             if game_dir is None or not isinstance(cand.data, str):
                 why.append(reason or cand.source)
                 continue
-            if claim is not None:  # a reply that quotes the player's earlier orders unmarked
-                seat, seq = claim[:3], claim[3]
-                if seat in newest and newest[seat][0] >= seq:
-                    continue
-                if seat in newest:
-                    placed[newest[seat][1]] = (game_dir, cand.filed_text())
-                    newest[seat] = (seq, newest[seat][1])
-                    continue
-                newest[seat] = (seq, len(placed))
-            placed.append((game_dir, cand.filed_text()))
+            found_blocks.append((game_dir, cand.filed_text(), claim))
+        newest: dict[tuple[str, int, str], int] = {}
+        for _, _, claim in found_blocks:
+            if claim is not None:
+                newest[claim[:3]] = max(claim[3], newest.get(claim[:3], claim[3]))
+        placed = [(d, text) for d, text, c in found_blocks if c is None or c[3] == newest[c[:3]]]
         problem = found.problem()
         hint = None
         if problem is None and not placed:

@@ -61,3 +61,12 @@ def test_blocks_for_another_turn_are_both_filed(world: World, tmp_path: Path) ->
     outcome = judge_mail(world, _mail(world, world.clear + "\nand for next turn:\n" + later), tmp_path)
     assert outcome.accepted
     assert len(outcome.notices) == 2, "each block is answered: the other turn's is not thrown away"
+
+
+def test_a_damaged_pasted_copy_does_not_hide_the_attached_file(world: World, tmp_path: Path) -> None:
+    """The same Seq pasted (a client put smart quotes in) and attached: both are filed."""
+    msg = headers(EmailMessage(), world)
+    msg.set_content("Pasted and attached:\n\n" + world.clear.replace("don't", "don\u2019t"))
+    msg.add_attachment(world.clear.encode("utf-8"), maintype="text", subtype="plain", filename="orders.txt")
+    outcome = judge_mail(world, msg.as_bytes(), tmp_path)
+    assert outcome.accepted, outcome
