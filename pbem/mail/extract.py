@@ -22,6 +22,7 @@ from pbem.mail.message import MAX_PART_BYTES, BadMail, parse_mail
 
 ORDERS_BEGIN = "-----BEGIN PBEM ORDERS-----"
 ORDERS_END = "-----END PBEM ORDERS-----"
+ORDERS_SIGNATURE = "-----BEGIN PBEM SIGNATURE-----"
 AGE_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
 AGE_END = "-----END AGE ENCRYPTED FILE-----"
 AGE_BINARY_MAGIC = b"age-encryption.org/v1\n"
@@ -168,7 +169,7 @@ def find_blocks(text: str, source: str, limit: int = MAX_BLOCKS + 1) -> list[Can
                 inner = inner[2:]
             if inner is None or _marker(_strip_quote(lines[j])[0]) in _BEGINS or _marker(inner) in _BEGINS:
                 break
-            block.append(inner.rstrip())
+            block.append(ORDERS_SIGNATURE if _marker(inner) == ORDERS_SIGNATURE else inner.rstrip())
             j += 1
             if _marker(inner) == end:
                 closed = True

@@ -84,3 +84,14 @@ def test_the_text_part_still_wins_when_it_holds_the_block(world: World) -> None:
     alt.attach(MIMEText(world.clear, "plain", "utf-8"))
     alt.attach(MIMEText(f"<pre>{html.escape(world.clear)}</pre>", "html", "utf-8"))
     assert [c.source for c in extract_raw(alt.as_bytes()).candidates] == ["mail body"]
+
+
+@pytest.mark.parametrize("mark", ["\u200b", "\ufeff"])
+def test_an_invisible_character_before_the_signature_line_is_ignored(
+    world: World, mark: str, tmp_path: Path
+) -> None:
+    """HTML mail with ``&#8203;`` before the armour lines (seen in Outlook's HTML)."""
+    body = world.clear.replace("-----BEGIN", mark + "-----BEGIN")
+    assert body.count(mark) == 2, "before the BEGIN and the signature lines"
+    outcome = judge_mail(world, _plain(world, body), tmp_path)
+    assert outcome.accepted, outcome
