@@ -172,6 +172,7 @@ def _fields(msg: Message) -> list[tuple[str, object]]:
 ESSENTIAL = (
     b"from",
     b"subject",
+    b"date",
     b"message-id",
     b"auto-submitted",
     b"precedence",

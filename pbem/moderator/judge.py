@@ -256,13 +256,14 @@ class Judge:
     ) -> Verdict:
         """The verdict on a mail that is not read: its sender read from its header alone."""
         sender = msgid = None
-        subject = ""
+        subject = date = ""
         automatic = False
         try:
             head = essential_headers(raw)
             sender, msgid = sender_address(head), message_id(head)
             automatic = is_automatic(head, self.settings.address)
             subject = header_text(head, "subject")
+            date = header_text(head, "date", 80)
         except Exception as exc:  # a backstop, as in read()
             error = error or f"{type(exc).__name__}: {exc}"
         return Verdict(
@@ -276,6 +277,7 @@ class Judge:
             subject=subject,
             automatic=automatic,
             size=size,
+            date=date,
             error=printable(error, 300) if error else None,
         )
 
@@ -395,7 +397,8 @@ class Judge:
         if not self.settings.answer_unsigned:
             return line + "; not answered (answer_unsigned is off)", 0
         used = "was not read" if verdict.refused else "was not used"
-        body = f"pbem judge: your mail {printable(verdict.subject, 60)!r} {used}.\n\nWhy: {reason}\n"
+        sent = f", sent {verdict.date}," if verdict.date else ""
+        body = f"pbem judge: your mail {printable(verdict.subject, 60)!r}{sent} {used}.\n\nWhy: {reason}\n"
         if verdict.hint:
             body += f"\nWhat to do: {verdict.hint}\n"
         subject = printable(f"Re: {verdict.subject}" if verdict.subject else "Your mail to the pbem judge")
