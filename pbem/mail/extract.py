@@ -303,7 +303,8 @@ def body_text(data: bytes, declared: str | None) -> str:
     """The text of a part's body, read as its writer meant it when the client mis-declared
     the charset: bytes that are valid UTF-8 (and not all ASCII) under a declared ASCII,
     Latin or Windows charset are UTF-8 (no Latin text of real words decodes as UTF-8);
-    bytes that are not valid UTF-8 under a declared UTF-8 are Windows-1252; a body that
+    bytes that are not valid UTF-8 under a declared UTF-8, or no charset, are Windows-1252
+    (an attachment saved by a Windows editor); a body that
     starts with a UTF-16 byte-order mark is UTF-16 whatever is declared.  Otherwise the
     declared charset, as :func:`pbem.mail.message.decode_bytes` reads it.  Never raises."""
     name = (declared or "").strip().strip('"').lower()
@@ -313,7 +314,7 @@ def body_text(data: bytes, declared: str | None) -> str:
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:
-            if name in ("utf-8", "utf8"):
+            if name in ("", "utf-8", "utf8"):
                 return data.decode("cp1252", errors="replace")
     return mailmsg.decode_bytes(data, declared)
 

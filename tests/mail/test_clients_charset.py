@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import base64
 import quopri
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
 from pbem.mail.extract import body_text
 
-from .clientkit import World, judge_mail, make_world, raw_mail
+from .clientkit import World, headers, judge_mail, make_world, raw_mail
 
 
 @pytest.fixture(scope="module")
@@ -58,3 +59,14 @@ def test_body_text_keeps_what_was_declared_when_it_fits() -> None:
     assert body_text("\u0434\u0430".encode("koi8-r"), "koi8-r") == "\u0434\u0430", "another declared charset"
     assert body_text(b"plain!", "utf-16-le") == b"plain!".decode("utf-16-le"), "a declared UTF-16 is kept"
     assert body_text(b"caf\xc3\xa9 \xff", "utf-8") == "caf\u00c3\u00a9 \u00ff", "not UTF-8: Windows-1252"
+
+
+def test_an_attachment_in_windows_1252_without_a_charset_is_read(world: World, tmp_path: Path) -> None:
+    """A signed file a Windows editor saved again in its "ANSI" code page, attached as
+    application/octet-stream (no charset): before, its accented letters became U+FFFD."""
+    msg = headers(EmailMessage(), world)
+    msg.set_content("Attached.\n")
+    data = world.clear.replace("\n", "\r\n").encode("cp1252")
+    msg.add_attachment(data, maintype="application", subtype="octet-stream", filename="orders.txt")
+    outcome = judge_mail(world, msg.as_bytes(), tmp_path)
+    assert outcome.accepted, outcome
