@@ -94,6 +94,13 @@ INFO = GameInfo(
             "round-1",
             ("round-1", "round-2"),
         ),
+        Variant(
+            "hand-limit",
+            "When the hand limit of three is checked: end-of-turn (the rulebook: 'When giving cards "
+            "at the end of the Turn') or start-of-turn (as games saved before the rules audit).",
+            "end-of-turn",
+            ("end-of-turn", "start-of-turn"),
+        ),
     ),
     docs="games/parasite/README.md",
     padding=Padding(report=8192, secret=16384, secret_per_turn=1024),

@@ -124,7 +124,8 @@ def _turn_form(view: View, f: Facts, cards: CardSet) -> list[str]:
     chars = view.public["chars"]
     n = f.n
     lines: list[str] = []
-    limit = max(0, len(f.hand) - 3)
+    at_end = view.public["options"].get("hand-limit", "start-of-turn") == "end-of-turn"
+    limit = 0 if at_end else max(0, len(f.hand) - 3)
     prefix = [f"discard {c}" for c in f.hand[:limit]]
     lines.append(f"# Your hand ({len(f.hand)}):" if f.hand else "# Your hand is empty.")
     lines += [f"#   {card_line(c, cards)}" for c in f.hand]
@@ -151,6 +152,10 @@ def _turn_form(view: View, f: Facts, cards: CardSet) -> list[str]:
     lines.append("#   " + " | ".join(f"move {m}" for m in moves))
     lines.append("#   Then you activate where you stand: Office, Storehouse, Laboratory:")
     lines.append("#   draw 2 keep 1; Helipad: look at 2, leave 1; Mission: nothing.")
+    if at_end:
+        lines.append(f"# {step + 1}. At the end of your Turn, the hand limit of 3: discard or give the")
+        lines.append("#   rest; name them now (discard CARD | give CARD to PLAYER, who must be in")
+        lines.append("#   your Location then), or you are asked which to discard.")
     return lines
 
 

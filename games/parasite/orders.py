@@ -6,7 +6,10 @@ mission.  One line, one order; ``#`` starts a comment.
 
 A Turn (asked when it is your Turn)::
 
-    discard CARD | give CARD to PLAYER        # hand limit: until you hold three or fewer
+    discard CARD | give CARD to PLAYER        # hand limit: until you hold three or fewer,
+                                              # at the end of the Turn (a gift to a player
+                                              # not in your Location then is discarded;
+                                              # cards not named are asked for then)
     play CARD [on PLAYER] [to LOCATION] [option K] [with CARD]
     use ITEM [on PLAYER] [to LOCATION]        # an Item on your character
     ability [on PLAYER] [to LOCATION]         # your character's Action ability
@@ -389,10 +392,14 @@ def _turn(c: _Checker, lines: Sequence[OrderLine]) -> dict[str, Any]:
     limit: list[dict[str, Any]] = []
     actions: list[tuple[OrderLine, dict[str, Any]]] = []
     move: tuple[OrderLine, str | None] | None = None
+    # The hand limit at the end of the Turn (the rulebook; games saved before the option have
+    # none and check it at the start): the file may name cards held now, or leave it to a
+    # question then.
+    at_end = c.view.public["options"].get("hand-limit", "start-of-turn") == "end-of-turn"
     for line in lines:
         words = line.text.split()
         word = words[0].lower()
-        if word in ("discard", "give") and len(f.hand) > HAND_LIMIT:
+        if word in ("discard", "give") and (at_end or len(f.hand) > HAND_LIMIT):
             head, clauses = split_clauses(words[1:])
             cid = c.card(line, " ".join(head), word)
             if cid is None:
@@ -409,7 +416,10 @@ def _turn(c: _Checker, lines: Sequence[OrderLine]) -> dict[str, Any]:
                 seat = c.player(line, clauses["to"])
                 if seat is None:
                     continue
-                if seat not in f.here() or seat >= f.n:
+                if at_end and (seat == f.seat or seat >= f.n or not f.alive[seat]):
+                    c.illegal(line, f"{who(seat, f.n)} cannot take a card: name another living player")
+                    continue
+                if not at_end and (seat not in f.here() or seat >= f.n):
                     c.illegal(line, f"{who(seat, f.n)} is not a living player in your Location")
                     continue
                 entry["to"] = seat
@@ -434,7 +444,7 @@ def _turn(c: _Checker, lines: Sequence[OrderLine]) -> dict[str, Any]:
                     move = (line, loc)
         else:
             _unknown(c, line, word)
-    need = max(0, len(f.hand) - HAND_LIMIT)
+    need = 0 if at_end else max(0, len(f.hand) - HAND_LIMIT)
     if len(limit) < need and not any(isinstance(e, InvalidOrderError) for e in c.errors):
         c.errors.append(
             IllegalOrderError(

@@ -35,7 +35,7 @@ and saves the state as it stands at the question for the views.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.game import Event, Resolution
@@ -60,6 +60,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "characters": "random",
     "round-order": "rulebook",
     "dog-first-move": "round-1",
+    "hand-limit": "end-of-turn",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "reactions": ("standing", "windows"),
@@ -69,8 +70,13 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "characters": ("random", "seat-order"),
     "round-order": ("rulebook", "infection-first"),
     "dog-first-move": ("round-1", "round-2"),
+    "hand-limit": ("end-of-turn", "start-of-turn"),
 }
-LEGACY: dict[str, Any] = {"round-order": "infection-first", "dog-first-move": "round-2"}
+LEGACY: dict[str, Any] = {
+    "round-order": "infection-first",
+    "dog-first-move": "round-2",
+    "hand-limit": "start-of-turn",
+}
 """Options added by the rules audit (README, "Rules audit (eleventh session)"), with the rule a
 game saved before them was played under: pbem saves every option a game was created with, so
 an option set holding every older option but not these is such a game, and its re-play
@@ -321,30 +327,14 @@ def run_procedure(ctx: Ctx) -> None:
 
 
 def turn(ctx: Ctx, seat: int) -> None:
-    """One player's Turn: hand limit, Action(s), movement, activation."""
+    """One player's Turn: Action(s), movement, activation, then the hand limit (at the start
+    instead under ``hand-limit=start-of-turn``)."""
     s = ctx.s
     order = ctx.ask([seat], {"kind": "turn", "seat": seat, "round": s["round"]})[seat]
     ctx.say(f"Player {seat + 1}'s Turn.")
-    hand = s["hands"][seat]
-    for entry in order.get("limit", ()):
-        if len(hand) <= HAND_LIMIT or entry["card"] not in hand:
-            continue
-        card = entry["card"]
-        target = entry.get("to")
-        if target is not None and target in ctx.here(seat, dog=False):
-            hand.remove(card)
-            s["hands"][target].append(card)
-            ctx.say(f"Player {seat + 1} gives a card to {ctx.name(target)} (hand limit).")
-            ctx.say(f"Player {seat + 1} gave {ctx.card_name(card)} to {ctx.name(target)}.", [seat, target])
-        else:
-            hand.remove(card)
-            ctx.discard_card(card)
-            ctx.say(f"Player {seat + 1} discards a card (hand limit).")
-            ctx.say(f"You discarded {ctx.card_name(card)}.", [seat])
-    while len(hand) > HAND_LIMIT:
-        card = hand.pop(ctx.rng.randbelow(len(hand)))
-        ctx.discard_card(card)
-        ctx.say(f"Player {seat + 1} discards a card at random (hand limit).")
+    at_end = rule(s, "hand-limit") == "end-of-turn"
+    if not at_end:
+        hand_limit(ctx, seat, order.get("limit", ()), ask=False)
     allowed = 1
     for action in order.get("actions", ()):
         if allowed <= 0 or not ctx.alive(seat):
@@ -365,6 +355,50 @@ def turn(ctx: Ctx, seat: int) -> None:
         verbs.move(ctx, seat, dest)
     if ctx.alive(seat):
         activate(ctx, seat)
+    if at_end and ctx.alive(seat):
+        hand_limit(ctx, seat, order.get("limit", ()), ask=True)
+
+
+def hand_limit(ctx: Ctx, seat: int, limit: Sequence[Mapping[str, Any]], ask: bool) -> None:
+    """ "Discard or give cards to another player in your Location until you have three or
+    fewer cards in your hand": first the cards the Turn file named (a gift to a player no
+    longer in your Location is discarded), then, with ``ask``, the cards the player names when
+    asked, else at random.  Whether they are asked depends only on their hand size (public)
+    and how many cards their file named, never on which cards are still held."""
+    s = ctx.s
+    hand = s["hands"][seat]
+    entries = list(limit)
+    excess = len(hand) - HAND_LIMIT
+    if ask and excess > len(entries):
+        pool = list(hand)
+        for entry in entries:
+            if entry["card"] in pool:
+                pool.remove(entry["card"])
+        got = ctx.ask(
+            [seat],
+            {"kind": "discard", "for": "the hand limit", "count": excess - len(entries)},
+            {seat: {"hand": pool}},
+        )[seat]
+        entries += [{"card": card} for card in (got.get("cards", ()) if isinstance(got, dict) else ())]
+    for entry in entries:
+        if len(hand) <= HAND_LIMIT or entry["card"] not in hand:
+            continue
+        card = entry["card"]
+        target = entry.get("to")
+        if target is not None and target in ctx.here(seat, dog=False):
+            hand.remove(card)
+            s["hands"][target].append(card)
+            ctx.say(f"Player {seat + 1} gives a card to {ctx.name(target)} (hand limit).")
+            ctx.say(f"Player {seat + 1} gave {ctx.card_name(card)} to {ctx.name(target)}.", [seat, target])
+        else:
+            hand.remove(card)
+            ctx.discard_card(card)
+            ctx.say(f"Player {seat + 1} discards a card (hand limit).")
+            ctx.say(f"You discarded {ctx.card_name(card)}.", [seat])
+    while len(hand) > HAND_LIMIT:
+        card = hand.pop(ctx.rng.randbelow(len(hand)))
+        ctx.discard_card(card)
+        ctx.say(f"Player {seat + 1} discards a card at random (hand limit).")
 
 
 def _play(seat: int, name: str, action: Mapping[str, Any]) -> Play:

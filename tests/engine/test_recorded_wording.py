@@ -55,7 +55,7 @@ EXPECTED = {
 }
 
 
-ADDED_SINCE = {"parasite": ("round-order", "dog-first-move")}
+ADDED_SINCE = {"parasite": ("round-order", "dog-first-move", "hand-limit")}
 """Each game's options newer than the digests (a save from before holds none of them)."""
 
 

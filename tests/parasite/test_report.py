@@ -214,7 +214,7 @@ def test_the_final_report_reveals_everything_escaped_first() -> None:
 
 
 def test_forms_answer_questions_with_card_texts() -> None:
-    state = rules.setup(4, {"characters": "seat-order"}, Rng(b"form"))
+    state = rules.setup(4, {"characters": "seat-order", "hand-limit": "start-of-turn"}, Rng(b"form"))
     state["hands"][0] = ["pep-talk", "crowbar", "scalpel", "blood-test", "stitches"]
     state["pending"]["base"]["hands"][0] = list(state["hands"][0])
     view = GAME.observe(state, 0)

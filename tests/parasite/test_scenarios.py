@@ -109,7 +109,7 @@ def test_just_between_us_turns_a_revealed_card_face_down() -> None:
 
 
 def test_hand_limit_discards_and_gifts_are_unseen_by_others() -> None:
-    s = new_game(4)
+    s = new_game(4, **{"hand-limit": "start-of-turn"})
     edit(s, _hands(p0=["pep-talk", "crowbar", "stitches", "blood-test", "sled"]))
     with pytest.raises(OrderErrors, match="discard or give 1 more"):
         GAME.validate(GAME.observe(s, 0), lines(["discard sled", "stay"]))
