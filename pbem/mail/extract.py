@@ -84,12 +84,19 @@ class Extraction:
     """A bounce, auto-reply, list or bulk mail: never answered automatically."""
     date: str = ""
     """The Date field as the sender's program wrote it, on one line, at most 80 characters ("" if none)."""
+    damaged: tuple[str, ...] = ()
+    """Parts whose transfer encoding could not be undone cleanly ("the text/plain body")."""
 
     def problem(self) -> str | None:
         """A clear answer for a mail with no usable block, or None if there are candidates."""
         if self.candidates:
             return None
         skipped = (" Not searched: " + "; ".join(self.skipped) + ".") if self.skipped else ""
+        if self.damaged:
+            skipped += (
+                f" The base64 encoding of {', '.join(self.damaged)} is damaged (the mail was cut off "
+                "or changed on its way), so what it holds could not be read."
+            )
         if self.html_only:
             return (
                 "your mail had only an HTML part and no order block could be read from it. "
@@ -331,6 +338,16 @@ def _too_big(what: str, size: int) -> str:
     return f"{what} is {size:,} bytes (the judge searches parts up to {MAX_PART_BYTES:,})"
 
 
+_BASE64_DEFECTS = ("InvalidBase64PaddingDefect", "InvalidBase64CharactersDefect", "InvalidBase64LengthDefect")
+
+
+def _damaged(part: Message) -> bool:
+    """Whether decoding the part's base64 body (done just before) found it damaged."""
+    empty: list[object] = []
+    defects = mailmsg.safely(lambda: list[object](part.defects), empty)
+    return any(type(d).__name__ in _BASE64_DEFECTS for d in defects)
+
+
 def extract(msg: Message, own_address: str = "") -> Extraction:
     """Every candidate order block in a mail: text bodies, attachments, then HTML as a fallback
     (searched when no text part or attachment holds a block: an HTML-only mail, or a
@@ -345,6 +362,7 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
     plain: list[Candidate] = []
     html_parts: list[str] = []
     skipped: list[str] = []
+    damaged: list[str] = []
     has_plain = False
     for index, part in enumerate(mailmsg.walk(msg)):
         if len(plain) > MAX_BLOCKS:
@@ -358,6 +376,8 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
             data = mailmsg.payload(part)
             if data is None:
                 continue
+            if _damaged(part):
+                damaged.append(where)
             if len(data) > MAX_PART_BYTES:
                 skipped.append(_too_big(where, len(data)))
                 continue
@@ -373,6 +393,8 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
             has_plain = True
         if data is None:
             continue
+        if _damaged(part):
+            damaged.append(f"the {ctype} body")
         if len(data) > MAX_PART_BYTES:
             skipped.append(_too_big(f"the {ctype} body", len(data)))
         elif ctype == "text/plain":
@@ -406,6 +428,7 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
         mailmsg.sender_address(msg),
         mailmsg.is_automatic(msg, own_address),
         mailmsg.header_text(msg, "date", 80),
+        tuple(damaged[:5]),
     )
 
 
