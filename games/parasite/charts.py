@@ -116,6 +116,7 @@ def order_lines(game: object, view: View, orders: JSON) -> list[str]:
     lines = _standing(orders, pub)
     if orders.get("kind") != "turn":
         return lines + _answer(orders, pub)
+    lines += [f"place {card}" for card in orders.get("place", ())]
     for entry in orders.get("limit", ()):
         if entry.get("to") is not None:
             lines.append(f"give {entry['card']} to {_who(entry['to'], pub)}")

@@ -133,6 +133,12 @@ def _turn_form(view: View, f: Facts, cards: CardSet) -> list[str]:
         lines.append("# Your Items:")
         lines += [f"#   {card_line(c, cards)}" for c in f.items]
     step = 1
+    in_hand = sorted({c for c in f.hand if cards.cards[c].kind == "item"})
+    if in_hand:
+        lines.append(f"# {step}. Items in your hand may be placed on your character first (free):")
+        lines.append("#   " + " | ".join(f"place {c}" for c in in_hand))
+        lines.append("#   (an Item placed no longer counts as a hand card; use it as your Action)")
+        step += 1
     if limit:
         here = [p for p in f.here() if p < n]
         give = f"give CARD to PLAYER: {', '.join(_shown(p, n, chars) for p in here)}" if here else ""

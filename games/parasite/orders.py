@@ -6,6 +6,8 @@ mission.  One line, one order; ``#`` starts a comment.
 
 A Turn (asked when it is your Turn)::
 
+    place ITEM                                # an Item from your hand onto your character
+                                              # (free, before your Action; any number)
     discard CARD | give CARD to PLAYER        # hand limit: until you hold three or fewer,
                                               # at the end of the Turn (a gift to a player
                                               # not in your Location then is discarded;
@@ -44,7 +46,7 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pbem.game import (
@@ -63,7 +65,7 @@ LOCATIONS = (*LOCATION_DECKS, "helipad", "mission")
 _LOC_WORDS = {"lab": "laboratory", **{loc: loc for loc in LOCATIONS}}
 HAND_LIMIT = 3
 WORDS = (
-    "discard", "give", "play", "use", "ability", "reveal", "distress", "pet", "move", "stay",
+    "discard", "give", "place", "play", "use", "ability", "reveal", "distress", "pet", "move", "stay",
     "keep", "leave", "target", "option", "return", "to", "escape", "dog", "pass", "infection",
     "react", "withdraw", "prefer",
 )  # fmt: skip
@@ -396,9 +398,14 @@ def _turn(c: _Checker, lines: Sequence[OrderLine]) -> dict[str, Any]:
     # none and check it at the start): the file may name cards held now, or leave it to a
     # question then.
     at_end = c.view.public["options"].get("hand-limit", "start-of-turn") == "end-of-turn"
+    placed = _placed(c, lines, hand)
+    if placed:  # placed first: no longer hand cards, and usable as this Turn's Action
+        f = c.f = replace(f, hand=tuple(hand.elements()), items=(*f.items, *placed))
     for line in lines:
         words = line.text.split()
         word = words[0].lower()
+        if word == "place":
+            continue
         if word in ("discard", "give") and (at_end or len(f.hand) > HAND_LIMIT):
             head, clauses = split_clauses(words[1:])
             cid = c.card(line, " ".join(head), word)
@@ -482,7 +489,40 @@ def _turn(c: _Checker, lines: Sequence[OrderLine]) -> dict[str, Any]:
             if left[extra] <= 0:
                 c.illegal(line, f"'with {extra}': you do not hold it (apart from the card you play)")
         out_actions.append(act)
-    return {"kind": "turn", "limit": limit, "actions": out_actions, "move": move[1] if move else None}
+    out: dict[str, Any] = {
+        "kind": "turn",
+        "limit": limit,
+        "actions": out_actions,
+        "move": move[1] if move else None,
+    }
+    if placed:
+        out["place"] = placed
+    return out
+
+
+def _placed(c: _Checker, lines: Sequence[OrderLine], hand: Counter[str]) -> list[str]:
+    """The Items a Turn file places from the hand on the character (``place CARD``), taken
+    out of ``hand``."""
+    placed: list[str] = []
+    for line in lines:
+        words = line.text.split()
+        if words[0].lower() != "place":
+            continue
+        cid = c.card(line, " ".join(words[1:]), "place") if len(words) > 1 else None
+        if len(words) < 2:
+            c.invalid(line, "place ITEM", "place " + next(iter(c.f.hand), "CARD"))
+        if cid is None:
+            continue
+        if hand[cid] <= 0:
+            c.illegal(line, f"you do not hold {cid}; your hand: {', '.join(c.f.hand) or 'empty'}")
+        elif c.cards.cards[cid].kind != "item":
+            c.illegal(
+                line, f"{c.cards.cards[cid].name} is not an Item: only Items are placed on your character"
+            )
+        else:
+            hand[cid] -= 1
+            placed.append(cid)
+    return placed
 
 
 def _action(c: _Checker, line: OrderLine, word: str, rest: list[str]) -> dict[str, Any] | None:

@@ -327,11 +327,16 @@ def run_procedure(ctx: Ctx) -> None:
 
 
 def turn(ctx: Ctx, seat: int) -> None:
-    """One player's Turn: Action(s), movement, activation, then the hand limit (at the start
-    instead under ``hand-limit=start-of-turn``)."""
+    """One player's Turn: Items placed from the hand, Action(s), movement, activation, then
+    the hand limit (at the start instead under ``hand-limit=start-of-turn``)."""
     s = ctx.s
     order = ctx.ask([seat], {"kind": "turn", "seat": seat, "round": s["round"]})[seat]
     ctx.say(f"Player {seat + 1}'s Turn.")
+    for card in order.get("place", ()):
+        if card in s["hands"][seat]:
+            s["hands"][seat].remove(card)
+            s["items"][seat].append(card)
+            ctx.say(f"Player {seat + 1} places the Item {ctx.card_name(card)} on their character.")
     at_end = rule(s, "hand-limit") == "end-of-turn"
     if not at_end:
         hand_limit(ctx, seat, order.get("limit", ()), ask=False)
