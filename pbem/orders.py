@@ -730,6 +730,37 @@ def _client_characters(signed: SignedOrders, card: PublicCard) -> Damage | None:
     return Damage(_REPLACED, "; ".join(facts) + more)
 
 
+def _ungarbled(text: str) -> str:
+    """``text`` with UTF-8 that was read as Windows-1252 (or Latin-1) read back; else as it is."""
+    for codec in ("cp1252", "latin-1"):
+        try:
+            return text.encode(codec).decode("utf-8")
+        except UnicodeError:
+            continue
+    return text
+
+
+def _garbled(signed: SignedOrders, card: PublicCard) -> Damage | None:
+    """Evidence that accented letters were garbled on the way (UTF-8 read as Windows-1252
+    by a gateway or a client, "é" become "Ã©"): the lines where, read back, the signature
+    verifies; else None.  One verification."""
+    texts = [t if t.isascii() else _ungarbled(t) for _, t in signed.body]
+    changed = [(n, t, fixed) for (n, t), fixed in zip(signed.body, texts, strict=True) if fixed != t]
+    if not changed:
+        return None
+    normal = [_normalize(t) for t in texts]
+    try:
+        card.verify(ORDERS_DOMAIN, ("\n".join(t for t in normal if t) + "\n").encode(), signed.signature)
+    except SignatureError:
+        return None
+    facts = []
+    for number, text, _ in changed[:3]:
+        word = next(w for w in text.split() if not w.isascii())
+        facts.append(f"line {number}: {word!r} for {_ungarbled(word)!r}")
+    more = f"; and {len(changed) - 3} more line(s)" if len(changed) > 3 else ""
+    return Damage("accented letters garbled on the way (UTF-8 read as Windows-1252)", "; ".join(facts) + more)
+
+
 def signature_failure(
     signed: SignedOrders, card: PublicCard, others: Sequence[PublicCard] = (), source: str | None = None
 ) -> SignatureError:
@@ -761,7 +792,7 @@ def signature_failure(
             first, second = signed.body[joined][0], signed.body[joined + 1][0]
             damage = Damage("re-wrapped lines", f"lines {first} and {second} were one line when signed")
     if damage is None:
-        damage = _client_characters(signed, card)
+        damage = _client_characters(signed, card) or _garbled(signed, card)
     if damage is None:
         damage = long_line(signed.body, WIDTH) if signed.body else None
     if damage is not None:

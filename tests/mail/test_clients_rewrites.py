@@ -17,7 +17,7 @@ import pytest
 
 from pbem.orders import parse, sign
 
-from .clientkit import World, headers, judge_mail, make_world
+from .clientkit import World, headers, judge_mail, make_world, raw_mail
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +68,16 @@ def test_a_typed_typographic_quote_that_was_signed_is_accepted(world: World, tmp
     block = sign(world.player, parse(world.clear).header, ["draw  # l\u2019as"])
     outcome = judge_mail(world, _mail(world, block), tmp_path)
     assert outcome.accepted, outcome
+
+
+def test_accented_letters_garbled_on_the_way_are_named(world: World, tmp_path: Path) -> None:
+    """A gateway that read UTF-8 as Windows-1252 and sent it on as UTF-8 ("é" as "Ã©")."""
+    garbled = world.clear.encode("utf-8").decode("cp1252").encode("utf-8")
+    outcome = judge_mail(
+        world, raw_mail(world, b"Hi\r\n\r\n" + garbled, "text/plain; charset=utf-8"), tmp_path
+    )
+    assert not outcome.accepted
+    [notice] = outcome.notices
+    line = _line_of("Hi\n\n" + world.clear, "\u00e9tonnant")
+    assert "accented letters garbled on the way (UTF-8 read as Windows-1252)" in notice, notice
+    assert f"line {line}: '\u00c3\u00a9tonnant,' for '\u00e9tonnant,'" in notice, notice
