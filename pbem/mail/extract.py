@@ -86,12 +86,20 @@ class Extraction:
     """The Date field as the sender's program wrote it, on one line, at most 80 characters ("" if none)."""
     damaged: tuple[str, ...] = ()
     """Parts whose transfer encoding could not be undone cleanly ("the text/plain body")."""
+    opaque: bool = False
+    """The mail, or a part of it, is encrypted or signed as a whole (S/MIME, PGP/MIME)."""
 
     def problem(self) -> str | None:
         """A clear answer for a mail with no usable block, or None if there are candidates."""
         if self.candidates:
             return None
         skipped = (" Not searched: " + "; ".join(self.skipped) + ".") if self.skipped else ""
+        if self.opaque:
+            skipped += (
+                " Your mail is encrypted or signed as a whole (S/MIME or PGP/MIME), which the judge "
+                "cannot open: send it without encryption (pbem sign seals your orders itself) and, "
+                "if you sign mail, with a detached signature (multipart/signed)."
+            )
         if self.damaged:
             skipped += (
                 f" The base64 encoding of {', '.join(self.damaged)} is damaged (the mail was cut off "
@@ -338,6 +346,8 @@ def _too_big(what: str, size: int) -> str:
     return f"{what} is {size:,} bytes (the judge searches parts up to {MAX_PART_BYTES:,})"
 
 
+_OPAQUE = frozenset({"multipart/encrypted", "application/pkcs7-mime", "application/x-pkcs7-mime"})
+"""Content types that hide the mail's text: PGP/MIME encryption, S/MIME encryption or opaque signing."""
 _BASE64_DEFECTS = ("InvalidBase64PaddingDefect", "InvalidBase64CharactersDefect", "InvalidBase64LengthDefect")
 
 
@@ -364,12 +374,14 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
     skipped: list[str] = []
     damaged: list[str] = []
     has_plain = False
+    opaque = False
     for index, part in enumerate(mailmsg.walk(msg)):
         if len(plain) > MAX_BLOCKS:
             break
+        ctype = mailmsg.content_type(part)
+        opaque = opaque or ctype in _OPAQUE
         if mailmsg.safely(part.is_multipart, True):
             continue
-        ctype = mailmsg.content_type(part)
         name = mailmsg.filename(part)
         if name or mailmsg.disposition(part) == "attachment":
             where = f"attachment {name or index}"
@@ -429,6 +441,7 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
         mailmsg.is_automatic(msg, own_address),
         mailmsg.header_text(msg, "date", 80),
         tuple(damaged[:5]),
+        opaque,
     )
 
 

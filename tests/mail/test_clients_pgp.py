@@ -21,7 +21,7 @@ import pytest
 from pbem.mail.extract import find_blocks
 from pbem.orders import parse, sign
 
-from .clientkit import World, headers, judge_mail, make_world
+from .clientkit import World, headers, judge_mail, make_world, raw_mail
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +68,27 @@ def test_a_pgp_mime_signed_mail_is_accepted(world: World, tmp_path: Path) -> Non
     signed.attach(MIMEApplication(b"-----BEGIN PGP SIGNATURE-----\n=abcd\n", "pgp-signature"))
     outcome = judge_mail(world, signed.as_bytes(), tmp_path)
     assert outcome.accepted, outcome
+
+
+ENCRYPTED = (
+    'multipart/encrypted; protocol="application/pgp-encrypted"; boundary="b"',
+    b"--b\r\nContent-Type: application/pgp-encrypted\r\n\r\nVersion: 1\r\n--b\r\n"
+    b'Content-Type: application/octet-stream; name="encrypted.asc"\r\n\r\n'
+    b"-----BEGIN PGP MESSAGE-----\r\nhQEMA\r\n-----END PGP MESSAGE-----\r\n--b--\r\n",
+)
+OPAQUE_SMIME = (
+    'application/pkcs7-mime; smime-type=signed-data; name="smime.p7m"',
+    b"MIIFBgYJKoZIhvcNAQcCoIIE9zCCBPMCAQExDzANBglghkgBZQMEAgEFADALBgkq\r\n",
+)
+
+
+@pytest.mark.parametrize("kind", ["PGP/MIME encrypted", "S/MIME opaque-signed"])
+def test_a_mail_encrypted_or_signed_as_a_whole_is_answered_saying_so(
+    world: World, kind: str, tmp_path: Path
+) -> None:
+    ctype, body = ENCRYPTED if kind == "PGP/MIME encrypted" else OPAQUE_SMIME
+    encoding = "7bit" if kind == "PGP/MIME encrypted" else "base64"
+    outcome = judge_mail(world, raw_mail(world, body, ctype, encoding), tmp_path)
+    [answer] = outcome.answers
+    assert "encrypted or signed as a whole (S/MIME or PGP/MIME)" in answer, answer
+    assert "send it without encryption" in answer
