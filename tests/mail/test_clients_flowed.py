@@ -10,9 +10,13 @@ came in two, and the signature did not match ("the orders were changed after sig
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.mail.extract import extract_raw, unflow
 
@@ -85,3 +89,23 @@ def test_a_mail_without_format_flowed_is_read_as_sent(world: World) -> None:
     raw = raw_mail(world, b"soft \r\nbreak\r\n" + world.clear.encode(), "text/plain; charset=utf-8")
     [found] = extract_raw(raw).candidates
     assert found.line == 3, "no lines joined"
+
+
+FUZZ = settings(
+    max_examples=int(os.environ.get("PBEM_FUZZ_EXAMPLES", "0")) or 200, deadline=None, database=None
+)
+LINE = st.text(alphabet="ab >-From\u00e9", max_size=40).filter(lambda line: not line.endswith(" "))
+
+
+@FUZZ
+@given(lines=st.lists(LINE, max_size=12), width=st.integers(3, 30), delsp=st.booleans())
+def test_unflow_undoes_what_a_flowed_client_did(lines: list[str], width: int, delsp: bool) -> None:
+    text = "\n".join(lines)
+    assert unflow(flowed(text, width, delsp), delsp) == text
+
+
+def test_unflow_takes_linear_time() -> None:
+    started = time.perf_counter()
+    assert len(unflow("a \r\n" * 200_000, False)) == 400_000
+    assert len(unflow(">" * 500_000 + " x", False)) > 0
+    assert time.perf_counter() - started < 2
