@@ -88,6 +88,8 @@ class Extraction:
     """Parts whose transfer encoding could not be undone cleanly ("the text/plain body")."""
     opaque: bool = False
     """The mail, or a part of it, is encrypted or signed as a whole (S/MIME, PGP/MIME)."""
+    tnef: bool = False
+    """Outlook put attachments in a ``winmail.dat`` (``application/ms-tnef``)."""
 
     def problem(self) -> str | None:
         """A clear answer for a mail with no usable block, or None if there are candidates."""
@@ -99,6 +101,12 @@ class Extraction:
                 " Your mail is encrypted or signed as a whole (S/MIME or PGP/MIME), which the judge "
                 "cannot open: send it without encryption (pbem sign seals your orders itself) and, "
                 "if you sign mail, with a detached signature (multipart/signed)."
+            )
+        if self.tnef:
+            skipped += (
+                " Outlook put your attachment inside 'winmail.dat' (its Rich Text format), which the "
+                "judge cannot read: set the mail's format to plain text (or HTML) and attach the "
+                "file again, or paste the block into the body."
             )
         if self.damaged:
             skipped += (
@@ -348,6 +356,7 @@ def _too_big(what: str, size: int) -> str:
 
 _OPAQUE = frozenset({"multipart/encrypted", "application/pkcs7-mime", "application/x-pkcs7-mime"})
 """Content types that hide the mail's text: PGP/MIME encryption, S/MIME encryption or opaque signing."""
+_TNEF = frozenset({"application/ms-tnef", "application/vnd.ms-tnef"})
 _BASE64_DEFECTS = ("InvalidBase64PaddingDefect", "InvalidBase64CharactersDefect", "InvalidBase64LengthDefect")
 
 
@@ -374,12 +383,13 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
     skipped: list[str] = []
     damaged: list[str] = []
     has_plain = False
-    opaque = False
+    opaque = tnef = False
     for index, part in enumerate(mailmsg.walk(msg)):
         if len(plain) > MAX_BLOCKS:
             break
         ctype = mailmsg.content_type(part)
         opaque = opaque or ctype in _OPAQUE
+        tnef = tnef or ctype in _TNEF
         if mailmsg.safely(part.is_multipart, True):
             continue
         name = mailmsg.filename(part)
@@ -442,6 +452,7 @@ def extract(msg: Message, own_address: str = "") -> Extraction:
         mailmsg.header_text(msg, "date", 80),
         tuple(damaged[:5]),
         opaque,
+        tnef,
     )
 
 

@@ -92,3 +92,15 @@ def test_a_mail_encrypted_or_signed_as_a_whole_is_answered_saying_so(
     [answer] = outcome.answers
     assert "encrypted or signed as a whole (S/MIME or PGP/MIME)" in answer, answer
     assert "send it without encryption" in answer
+
+
+def test_outlooks_winmail_dat_is_answered_saying_so(world: World, tmp_path: Path) -> None:
+    """Outlook in Rich Text mode sends attachments inside winmail.dat (TNEF): say so."""
+    msg = headers(EmailMessage(), world)
+    msg.set_content("My orders are attached.\n")
+    tnef = b"\x78\x9f\x3e\x22\x01\x00" + world.clear.encode() + b"\x00\x01"
+    msg.add_attachment(tnef, maintype="application", subtype="ms-tnef", filename="winmail.dat")
+    outcome = judge_mail(world, msg.as_bytes(), tmp_path)
+    [answer] = outcome.answers
+    assert "Outlook put your attachment inside 'winmail.dat'" in answer, answer
+    assert "plain text" in answer
