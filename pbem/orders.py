@@ -646,6 +646,21 @@ def parse(text: str, source: str = "orders") -> SignedOrders:
         header_values[name] = (number, match.group(2).strip())
     missing = [h for h in HEADERS if h not in header_values]
     if missing:
+        hidden = next(
+            (
+                (n, t)
+                for n, t in kept[:4]
+                if not _HEADER_RE.match(t) and _HEADER_RE.match(t.translate(_INVISIBLE))
+            ),
+            None,
+        )
+        if hidden is not None:  # "\u200bSeq: 1": a header the mail program put a character into
+            chars = ", ".join(sorted({f"U+{ord(c):04X}" for c in hidden[1] if ord(c) in _INVISIBLE}))
+            raise FormatError(
+                f"{source}, line {hidden[0]}: the header {shown(hidden[1])} holds an invisible "
+                f"character ({chars}), put there by a mail program or an editor, so the block cannot be read",
+                WHAT_TO_DO,
+            )
         raise FormatError(
             f"{source}, line {start + 2}: the order block lacks the header(s) {', '.join(missing)}",
             "start the block with Game:, Turn:, Player: and Seq: lines (pbem orders writes them)",
@@ -700,6 +715,7 @@ _CLIENT_CHARACTERS = {
 """What mail programs and word processors put for what was typed: typographic quotes and
 dashes, an ellipsis, soft hyphens and zero-width characters (and what was typed)."""
 _CLIENT_TABLE = str.maketrans(_CLIENT_CHARACTERS)
+_INVISIBLE = str.maketrans({c: "" for c, typed in _CLIENT_CHARACTERS.items() if not typed})
 _REPLACED = "characters replaced by the mail program"
 
 

@@ -178,7 +178,9 @@ class Judge:
             header = (
                 None
                 if press_game
-                else parse(unseal(cand.data, self.moderator.identity, cand.source), cand.source).header
+                else parse(
+                    unseal(cand.filed_text(), self.moderator.identity, cand.source), cand.source
+                ).header
             )
         except PbemError as exc:
             return None, printable(exc.message, 300), None

@@ -81,3 +81,13 @@ def test_accented_letters_garbled_on_the_way_are_named(world: World, tmp_path: P
     line = _line_of("Hi\n\n" + world.clear, "\u00e9tonnant")
     assert "accented letters garbled on the way (UTF-8 read as Windows-1252)" in notice, notice
     assert f"line {line}: '\u00c3\u00a9tonnant,' for '\u00e9tonnant,'" in notice, notice
+
+
+def test_an_invisible_character_in_a_header_is_named(world: World, tmp_path: Path) -> None:
+    """Before: "the order block lacks the header(s) Seq"."""
+    body = "Hi\n\n" + world.clear.replace("\nSeq:", "\n\u200bSeq:")
+    outcome = judge_mail(world, _mail(world, body), tmp_path)
+    assert not outcome.accepted and outcome.quarantined == 1
+    [answer] = outcome.answers
+    line = _line_of(body, "Seq:")
+    assert f"line {line}: the header '\\u200bSeq: 1' holds an invisible character (U+200B)" in answer, answer
