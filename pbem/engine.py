@@ -460,7 +460,8 @@ class GameFolder:
 
         Raises FormatError, ForeignError, SignatureError, ReplayError as appropriate.
         """
-        from pbem.orders import open_orders, signature_failure
+        from pbem.order_damage import signature_failure
+        from pbem.orders import open_orders
 
         save = loaded.save
         signed = open_orders(text, moderator, source)

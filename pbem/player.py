@@ -404,7 +404,8 @@ def _order_lines(text: str, source: str, identity: Identity) -> tuple[OrderHeade
     """The header and order lines of a form or of a clear signed block (checked against the
     player's own key).  Raises FormatError for a sealed file, ForeignError for another
     player's file, SignatureError, FormatError."""
-    from pbem.orders import BEGIN, check_size, parse, parse_draft, signature_failure
+    from pbem.order_damage import signature_failure
+    from pbem.orders import BEGIN, check_size, parse, parse_draft
 
     check_size(text, source)
     lines = [line.strip() for line in _unquoted(text)]

@@ -26,6 +26,27 @@ SIGNATURE_WIDTH = 64
 """pbem writes an order signature (88 base64 characters) as lines of 64 and 24."""
 AGE_MAGIC = b"age-encryption.org/v1\n"
 
+CLIENT_CHARACTERS = {
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2013": "-",
+    "\u2014": "--",
+    "\u2026": "...",
+    "\u00ad": "",
+    "\u200b": "",
+    "\u200c": "",
+    "\u200d": "",
+    "\u2060": "",
+}
+"""What mail programs and word processors put for what was typed: typographic quotes and
+dashes, an ellipsis, soft hyphens and zero-width characters (and what was typed)."""
+CLIENT_TABLE = str.maketrans(CLIENT_CHARACTERS)
+""":data:`CLIENT_CHARACTERS` for ``str.translate``: each put back as it was typed."""
+INVISIBLE = str.maketrans({c: "" for c, typed in CLIENT_CHARACTERS.items() if not typed})
+"""The invisible ones of :data:`CLIENT_CHARACTERS`, for ``str.translate``: each removed."""
+
 _B64 = re.compile(r"[A-Za-z0-9+/=]*")
 _B64_BODY = re.compile(r"[A-Za-z0-9+/]*")
 _RAW64 = re.compile(r"[A-Za-z0-9+/]{43}")
