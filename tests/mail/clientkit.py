@@ -76,6 +76,13 @@ def headers(msg: EmailMessage, world: World, subject: str = "my orders") -> Emai
     return msg
 
 
+def text_mail(world: World, body: str, subject: str = "my orders") -> bytes:
+    """A plain-text mail of ``body`` as Python's mail package writes one."""
+    msg = headers(EmailMessage(), world, subject)
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
 def raw_mail(world: World, body: bytes, content_type: str, encoding: str = "8bit") -> bytes:
     """A one-part mail with ``body`` as it stands, under the given Content-Type and encoding."""
     head = (

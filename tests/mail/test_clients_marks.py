@@ -21,7 +21,7 @@ import pytest
 
 from pbem.mail.extract import extract_raw, find_blocks
 
-from .clientkit import World, headers, judge_mail, make_world
+from .clientkit import World, headers, judge_mail, make_world, text_mail
 
 
 @pytest.fixture(scope="module")
@@ -29,16 +29,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return make_world(tmp_path_factory.mktemp("marks"))
 
 
-def _plain(world: World, body: str) -> bytes:
-    msg = headers(EmailMessage(), world)
-    msg.set_content(body)
-    return msg.as_bytes()
-
-
 @pytest.mark.parametrize("kind", ["clear", "sealed"])
 def test_no_break_spaces_everywhere_are_accepted(world: World, kind: str, tmp_path: Path) -> None:
     block: str = getattr(world, kind)
-    outcome = judge_mail(world, _plain(world, "Hi,\n\n" + block.replace(" ", "\u00a0")), tmp_path)
+    outcome = judge_mail(world, text_mail(world, "Hi,\n\n" + block.replace(" ", "\u00a0")), tmp_path)
     assert outcome.accepted, outcome
     assert outcome.quarantined == 0
 
@@ -93,5 +87,5 @@ def test_an_invisible_character_before_the_signature_line_is_ignored(
     """HTML mail with ``&#8203;`` before the armour lines (seen in Outlook's HTML)."""
     body = world.clear.replace("-----BEGIN", mark + "-----BEGIN")
     assert body.count(mark) == 2, "before the BEGIN and the signature lines"
-    outcome = judge_mail(world, _plain(world, body), tmp_path)
+    outcome = judge_mail(world, text_mail(world, body), tmp_path)
     assert outcome.accepted, outcome

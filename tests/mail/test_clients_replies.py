@@ -19,18 +19,12 @@ import pytest
 
 from pbem.orders import parse, sign
 
-from .clientkit import World, headers, judge_mail, make_world
+from .clientkit import World, headers, judge_mail, make_world, text_mail
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return make_world(tmp_path_factory.mktemp("replies"))
-
-
-def _mail(world: World, body: str) -> bytes:
-    msg = headers(EmailMessage(), world, "RE: my orders")
-    msg.set_content(body)
-    return msg.as_bytes()
 
 
 def _newer(world: World) -> str:
@@ -47,7 +41,7 @@ def test_an_outlook_reply_files_only_the_newest_orders(
 ) -> None:
     newer = _newer(world)
     body = (newer + ORIGINAL + world.clear) if newer_first else (world.clear + "\nnew:\n" + newer)
-    outcome = judge_mail(world, _mail(world, body), tmp_path)
+    outcome = judge_mail(world, text_mail(world, body, "RE: my orders"), tmp_path)
     assert outcome.accepted
     assert len(outcome.notices) == 1, outcome.notices
     assert "ACCEPTED" in outcome.notices[0] and "REJECTED" not in outcome.notices[0]
@@ -58,7 +52,9 @@ def test_an_outlook_reply_files_only_the_newest_orders(
 def test_blocks_for_another_turn_are_both_filed(world: World, tmp_path: Path) -> None:
     header = parse(world.clear).header
     later = sign(world.player, replace(header, turn=header.turn + 1, seq=header.seq + 1), ["draw"])
-    outcome = judge_mail(world, _mail(world, world.clear + "\nand for next turn:\n" + later), tmp_path)
+    outcome = judge_mail(
+        world, text_mail(world, world.clear + "\nand for next turn:\n" + later, "RE: my orders"), tmp_path
+    )
     assert outcome.accepted
     assert len(outcome.notices) == 2, "each block is answered: the other turn's is not thrown away"
 

@@ -10,25 +10,18 @@ and paste again, to the same result.
 
 from __future__ import annotations
 
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
 from pbem.orders import parse, sign
 
-from .clientkit import World, headers, judge_mail, make_world, raw_mail
+from .clientkit import World, judge_mail, make_world, raw_mail, text_mail
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return make_world(tmp_path_factory.mktemp("rewrites"))
-
-
-def _mail(world: World, body: str) -> bytes:
-    msg = headers(EmailMessage(), world, "orders for turn 1")
-    msg.set_content(body)
-    return msg.as_bytes()
 
 
 def _line_of(body: str, text: str) -> int:
@@ -37,7 +30,7 @@ def _line_of(body: str, text: str) -> int:
 
 def test_smart_quotes_are_named_with_their_line(world: World, tmp_path: Path) -> None:
     body = "Hello,\n\nmy orders:\n\n" + world.clear.replace("don't", "don\u2019t")
-    outcome = judge_mail(world, _mail(world, body), tmp_path)
+    outcome = judge_mail(world, text_mail(world, body, "orders for turn 1"), tmp_path)
     assert not outcome.accepted
     [notice] = outcome.notices
     assert '"orders for turn 1", sent Tue, 24 Nov 2026 06:00:00 +0000' in notice, "names the mail"
@@ -50,7 +43,7 @@ def test_a_zero_width_space_in_an_order_is_named(world: World, tmp_path: Path) -
     order = world.clear.split("\n")[6]
     assert order and not order.startswith("#"), world.clear
     body = "Hi\n\n" + world.clear.replace(f"\n{order}\n", f"\n{order[:2]}\u200b{order[2:]}\n")
-    outcome = judge_mail(world, _mail(world, body), tmp_path)
+    outcome = judge_mail(world, text_mail(world, body, "orders for turn 1"), tmp_path)
     assert not outcome.accepted
     [notice] = outcome.notices
     line = _line_of(body, "\u200b")
@@ -59,14 +52,14 @@ def test_a_zero_width_space_in_an_order_is_named(world: World, tmp_path: Path) -
 
 def test_a_real_change_is_not_blamed_on_the_mail_program(world: World, tmp_path: Path) -> None:
     body = world.clear.replace("good one", "bad one")
-    [notice] = judge_mail(world, _mail(world, body), tmp_path).notices
+    [notice] = judge_mail(world, text_mail(world, body, "orders for turn 1"), tmp_path).notices
     assert "changed after signing" in notice and "mail program" not in notice, notice
 
 
 def test_a_typed_typographic_quote_that_was_signed_is_accepted(world: World, tmp_path: Path) -> None:
     """The table is used only to explain a refusal: a signed ’ stays as signed."""
     block = sign(world.player, parse(world.clear).header, ["draw  # l\u2019as"])
-    outcome = judge_mail(world, _mail(world, block), tmp_path)
+    outcome = judge_mail(world, text_mail(world, block, "orders for turn 1"), tmp_path)
     assert outcome.accepted, outcome
 
 
@@ -86,7 +79,7 @@ def test_accented_letters_garbled_on_the_way_are_named(world: World, tmp_path: P
 def test_an_invisible_character_in_a_header_is_named(world: World, tmp_path: Path) -> None:
     """Before: "the order block lacks the header(s) Seq"."""
     body = "Hi\n\n" + world.clear.replace("\nSeq:", "\n\u200bSeq:")
-    outcome = judge_mail(world, _mail(world, body), tmp_path)
+    outcome = judge_mail(world, text_mail(world, body, "orders for turn 1"), tmp_path)
     assert not outcome.accepted and outcome.quarantined == 1
     [answer] = outcome.answers
     line = _line_of(body, "Seq:")
