@@ -68,20 +68,29 @@ def shorten(text: str, limit: int = 60) -> str:
 HIDDEN_CATEGORIES = ("Cc", "Cs", "Co", "Cn")
 """Characters ``pbem say`` refuses: control, surrogate, private-use and unassigned."""
 
+FORGING = frozenset("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Characters :func:`visible` also shows as escapes though ``pbem say`` lets them through: the
+line and paragraph separators (a text archive splits its lines there, so a letter could
+start a line that reads as another message's header) and the bidirectional embeddings,
+overrides and isolates (text after U+202E is drawn reversed: a line reads other than it was
+written).  The marks U+200E and U+200F, which right-to-left writing needs, stay."""
+
 
 def visible(line: str) -> str:
-    """``line`` with each character of :data:`HIDDEN_CATEGORIES` but the tab written as its
-    escape (``\\x1b``, ``\\x07`` ...), for text a player wrote and another person reads (press,
-    order lines in an archive): shown as it is, an escape sequence would drive the reader's
-    terminal (set its title, write its clipboard).  ``pbem say`` refuses these characters,
-    but a player may sign text by other means; applied after the signature is checked."""
+    """``line`` with each character of :data:`HIDDEN_CATEGORIES` but the tab, and each of
+    :data:`FORGING`, written as its escape (``\\x1b``, ``\\u202e`` ...), for text a player
+    wrote and another person reads (press, order lines in an archive): shown as it is, an
+    escape sequence would drive the reader's terminal (set its title, write its clipboard),
+    and a separator or override would show the reader a text other than the one signed.
+    ``pbem say`` refuses the first kind, but a player may sign text by other means; applied
+    after the signature is checked."""
     if line.isascii() and line.isprintable():
         return line
     import unicodedata
 
     return "".join(
         c.encode("unicode_escape").decode("ascii")
-        if c != "\t" and unicodedata.category(c) in HIDDEN_CATEGORIES
+        if c in FORGING or (c != "\t" and unicodedata.category(c) in HIDDEN_CATEGORIES)
         else c
         for c in line
     )
