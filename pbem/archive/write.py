@@ -9,7 +9,7 @@ from html import escape
 from pathlib import Path
 
 from pbem.archive.build import build_archive
-from pbem.archive.html import CSS, render_html
+from pbem.archive.html import CSS, HEAD, render_html
 from pbem.archive.model import Archive
 from pbem.archive.text import fold, render_text
 from pbem.errors import PbemError, UsageError
@@ -139,8 +139,7 @@ def write_index(done: list[Written], out: Path) -> tuple[Path, Path]:
             rows.append(f"<li>{name}: not archived: {escape(item.problem or '')}</li>")
             lines.append(f"{item.folder.name}: not archived: {item.problem}")
     html = (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<!DOCTYPE html>\n<html lang="en"><head>{HEAD}'
         f"<title>Archived games</title><style>{CSS}</style></head><body>"
         f"<h1>Archived games</h1><ul>{''.join(rows)}</ul></body></html>\n"
     )
