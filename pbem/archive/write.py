@@ -14,7 +14,7 @@ from pbem.archive.model import Archive
 from pbem.archive.text import fold, render_text
 from pbem.errors import PbemError, UsageError
 from pbem.folder import atomic_write
-from pbem.inputs import shorten
+from pbem.inputs import shorten, visible
 from pbem.keys import Identity
 from pbem.moderator.quarantine import file_token
 from pbem.registry import get_game
@@ -124,20 +124,23 @@ def write_index(done: list[Written], out: Path) -> tuple[Path, Path]:
     """``index.html`` and ``index.txt`` in ``out``: a line per game, linking its archive."""
     rows, lines = [], ["Archived games", "=" * 14, ""]
     for item in done:
-        name = escape(item.folder.name)
+        # a folder's name (and a problem naming its path) as the characters it has: an override
+        # in it would draw the rest of the line reversed, a control drive the reader's terminal
+        shown, problem = visible(item.folder.name), visible(item.problem or "")
+        name = escape(shown)
         if item.html is not None and item.text is not None:
             rows.append(
                 f'<li><a href="{escape(item.html.name)}">{name}</a>: {escape(item.summary)} '
                 f'(<a href="{escape(item.text.name)}">text</a>)</li>'
             )
-            lines.append(f"{item.folder.name}: {item.summary}")
+            lines.append(f"{shown}: {item.summary}")
             lines.append(f"  {item.html.name}, {item.text.name}")
         elif item.skipped:
             rows.append(f"<li>{name}: {escape(item.summary)}</li>")
-            lines.append(f"{item.folder.name}: {item.summary}")
+            lines.append(f"{shown}: {item.summary}")
         else:
-            rows.append(f"<li>{name}: not archived: {escape(item.problem or '')}</li>")
-            lines.append(f"{item.folder.name}: not archived: {item.problem}")
+            rows.append(f"<li>{name}: not archived: {escape(problem)}</li>")
+            lines.append(f"{shown}: not archived: {problem}")
     html = (
         f'<!DOCTYPE html>\n<html lang="en"><head>{HEAD}'
         f"<title>Archived games</title><style>{CSS}</style></head><body>"
