@@ -75,6 +75,12 @@ start a line that reads as another message's header) and the bidirectional embed
 overrides and isolates (text after U+202E is drawn reversed: a line reads other than it was
 written).  The marks U+200E and U+200F, which right-to-left writing needs, stay."""
 
+MAX_MARKS = 5
+"""Combining marks in a row on one letter that :func:`visible` shows as they are; more are
+shown as escapes.  Writing needs a few (Vietnamese two, pointed Hebrew with its accents or a
+Tibetan stack four); hundreds ("Zalgo" text) are drawn up over the lines above, hiding them
+(a letter's first line over its own "Message 2, from bob" header)."""
+
 
 def visible(line: str) -> str:
     """``line`` with each character of :data:`HIDDEN_CATEGORIES` but the tab, and each of
@@ -83,17 +89,20 @@ def visible(line: str) -> str:
     escape sequence would drive the reader's terminal (set its title, write its clipboard),
     and a separator or override would show the reader a text other than the one signed.
     ``pbem say`` refuses the first kind, but a player may sign text by other means; applied
-    after the signature is checked."""
+    after the signature is checked.  Combining marks past :data:`MAX_MARKS` in a row are
+    shown as escapes too."""
     if line.isascii() and line.isprintable():
         return line
     import unicodedata
 
-    return "".join(
-        c.encode("unicode_escape").decode("ascii")
-        if c in FORGING or (c != "\t" and unicodedata.category(c) in HIDDEN_CATEGORIES)
-        else c
-        for c in line
-    )
+    out = []
+    marks = 0
+    for c in line:
+        category = unicodedata.category(c)
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        hidden = c in FORGING or marks > MAX_MARKS or (c != "\t" and category in HIDDEN_CATEGORIES)
+        out.append(c.encode("unicode_escape").decode("ascii") if hidden else c)
+    return "".join(out)
 
 
 _PLAIN_NAMES = os.sep == "/" and os.altsep is None
