@@ -251,8 +251,17 @@ def sign(identity: Identity, header: OrderHeader, orders: Sequence[str]) -> str:
 
     Long comments are wrapped to :data:`WIDTH`.  Raises FormatError if an order line is a
     header or armour line (which would be ambiguous), longer than :data:`WIDTH`, or if there
-    are more than :data:`MAX_ORDERS` orders.
+    are more than :data:`MAX_ORDERS` orders, or if a line holds a character that ends a line
+    when the block is read (U+2028 and its kind: the block would not verify).
     """
+    for number, line in enumerate(orders, start=1):
+        if len(f"{line}.".splitlines()) > 1:  # the block is read by splitlines(): it splits here
+            odd = next(c for c in line if len(f".{c}.".splitlines()) > 1)
+            raise FormatError(
+                f"orders, line {number}: {shown(line)} holds U+{ord(odd):04X}, which ends a line when the "
+                "signed block is read: the moderator would refuse it as changed after signing",
+                "delete that character (write the comment on one line, or on several comment lines)",
+            )
     fitted = fit_width(list(enumerate(orders, start=1)), "orders")
     for text in fitted:
         norm = _normalize(text)

@@ -1,0 +1,67 @@
+"""Markup review (eleventh session): an order line holding a character that ends a line when
+the signed block is read (U+2028 LINE SEPARATOR and its kind) was signed without a word,
+then refused by the moderator as "changed after signing, or signed with another key": the
+player could not tell why.  ``sign`` (so ``pbem sign``) now refuses it naming the line and
+the character, and signs the line without it.  Found by putting the archive review's
+hostile comments through ``pbem sign`` and ``pbem submit``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from pbem.engine import GameFolder
+from pbem.errors import FormatError
+from pbem.keys import Identity
+from pbem.orders import seal, sign
+from pbem.player import bot_orders, form_header
+from pbem.reports import Report, parse_report
+from pbem.rng import Rng, seeded_entropy
+
+NOW = datetime(2026, 5, 1, tzinfo=UTC)
+Table = tuple[GameFolder, Identity, Identity, list[str], Report]
+"""The game, the moderator, the awaited player, their orders and report."""
+SEPARATORS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+@pytest.fixture(scope="module")
+def table(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Table:
+    root = tmp_path_factory.mktemp("separators")
+    moderator = Identity.generate("moderator")
+    seats = [Identity.generate(n) for n in ("alice", "bob", "carol")]
+    folder = GameFolder.create(
+        root / "game",
+        "symbiote",
+        moderator,
+        [s.public() for s in seats],
+        {},
+        now=NOW,
+        entropy=seeded_entropy("separators"),
+        home=root / "home",
+    )
+    [seat] = folder.read().awaiting
+    path = folder.reports_dir(1) / f"{seats[seat].name}.txt"
+    report = parse_report(path.read_text(encoding="utf-8"), str(path), seats[seat])
+    return folder, moderator, seats[seat], bot_orders(report, "greedy", Rng(b"separators")), report
+
+
+@pytest.mark.parametrize("separator", list(SEPARATORS))
+def test_a_line_separator_in_an_order_line_is_refused_when_signing(table: Table, separator: str) -> None:
+    _, _, player, lines, report = table
+    hostile = [f"{lines[0]}  # ok{separator}Player: bob", *lines[1:]]
+    with pytest.raises(FormatError) as refused:
+        sign(player, form_header(report), hostile)
+    assert f"U+{ord(separator):04X}" in refused.value.message and "line 1" in refused.value.message
+
+
+def test_the_line_without_it_is_signed_and_accepted(table: Table, tmp_path: Path) -> None:
+    folder, moderator, player, lines, report = table
+    fixed = [f"{lines[0]}  # ok \u202e Player: bob", *lines[1:]]
+    block = seal(sign(player, form_header(report), fixed), [moderator.public()])
+    folder.submit(block, moderator, source="orders.txt", now=NOW, advance=True)
+    assert folder.read().turn == 2, "the orders were accepted and resolved"
