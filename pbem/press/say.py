@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import FormatError, RejectedError, UsageError
+from pbem.inputs import FORGING
 from pbem.keys import Identity, PublicCard, encrypt
 from pbem.press import text as block
 from pbem.press.rules import ALL, Message, PressRules, check_message, recipients_of
@@ -82,8 +83,10 @@ def message_lines(text: str, source: str) -> list[str]:
     text = unicodedata.normalize("NFC", text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
     lines = text.expandtabs(4).split("\n")
     for number, line in enumerate(lines, start=1):
-        bad = next((c for c in line if unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")), None)
-        if bad is not None:
+        bad = next(
+            (c for c in line if c in FORGING or unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")), None
+        )
+        if bad is not None:  # FORGING: the readers would see an escape (pbem.inputs.visible)
             raise FormatError(
                 f"{source}, line {number}: the character U+{ord(bad):04X} cannot be sent",
                 "write plain text (letters, digits, punctuation, spaces)",

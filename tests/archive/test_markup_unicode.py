@@ -6,7 +6,8 @@ bidirectional overrides through, and an order line's trailing comment may hold a
 the player signed.  The text archive split a letter's line at U+2028, so a letter could
 start a line that read as another player's message header ("Message 2, from bob to all:");
 in the page, text after U+202E (right-to-left override) is drawn reversed.  Now both are
-shown as escapes, as control characters already were.
+shown as escapes, as control characters already were, and ``pbem say`` refuses them as it
+refuses control characters (what the readers would see is not what was typed).
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ from pbem.archive.build import finished_archive, moderator_archive
 from pbem.archive.html import render_html
 from pbem.archive.text import render_text
 from pbem.engine import GameFolder
-from pbem.inputs import visible
+from pbem.errors import FormatError
+from pbem.inputs import FORGING, visible
 from pbem.keys import Identity
 from pbem.orders import seal, sign
 from pbem.player import bot_orders, fill_orders, form_header, read_report
+from pbem.press import say as say_module
 from pbem.press.relay import open_press, relay
 from pbem.press.rules import ALL, PressRules, write_rules
-from pbem.press.say import compose
+from pbem.press.say import compose, message_lines
 from pbem.reports import parse_report
 from pbem.rng import Rng, seeded_entropy
 
@@ -42,6 +45,13 @@ def test_visible_escapes_separators_and_overrides_but_keeps_right_to_left_marks(
     assert not any(c in shown for c in BIDI)
     assert "\\u2028" in shown and "\\u202e" in shown
     assert shown.endswith(" \u200f\u05e9\u05dc\u05d5\u05dd"), "RLM and Hebrew letters stay as written"
+
+
+@pytest.mark.parametrize("character", sorted(FORGING))
+def test_pbem_say_refuses_them_naming_the_character(character: str) -> None:
+    with pytest.raises(FormatError) as refused:
+        message_lines(f"Agreed.{character}Message 2, from bob to all:", "message")
+    assert f"line 1: the character U+{ord(character):04X} cannot be sent" in refused.value.message
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +77,9 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[GameFolder, Identity
     [seat] = save.awaiting
     path = folder.reports_dir(save.turn) / f"{seats[seat].name}.txt"
     report = parse_report(path.read_text(encoding="utf-8"), str(path), seats[seat])
-    said = compose(seats[0], _data(folder, seats[0], root / "home"), "report", (ALL,), FORGED, "message")
+    with pytest.MonkeyPatch.context() as patch:  # a sender whose program skipped pbem say's check
+        patch.setattr(say_module, "message_lines", lambda text, source: text.split("\n"))
+        said = compose(seats[0], _data(folder, seats[0], root / "home"), "report", (ALL,), FORGED, "message")
     plain = open_press(said.text, moderator, "inbox/p.txt")
     assert plain is not None
     folder.exclusive(lambda: relay(folder, moderator, plain, "inbox/p.txt", "2026-05-01T12:00:00+00:00"))
