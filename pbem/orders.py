@@ -246,6 +246,21 @@ def fit_width(lines: Sequence[tuple[int, str]], source: str) -> list[str]:
     return out
 
 
+def one_line(line: str, where: str) -> None:
+    """Refuse (FormatError, naming ``where``) an order line that holds a character ending a
+    line when a signed block is read (U+2028, U+2029, U+0085, a form feed and their kind,
+    where ``str.splitlines`` breaks): signed, it would read as two lines and fail its
+    signature.  Shared by :func:`sign` and :func:`parse_draft`, so that ``pbem check`` and
+    ``pbem sign`` agree."""
+    if len(f"{line}.".splitlines()) > 1:  # the block is read by splitlines(): it splits here
+        odd = next(c for c in line if len(f".{c}.".splitlines()) > 1)
+        raise FormatError(
+            f"{where}: {shown(line)} holds U+{ord(odd):04X}, which ends a line when the "
+            "signed block is read: the moderator would refuse it as changed after signing",
+            "delete that character (write the comment on one line, or on several comment lines)",
+        )
+
+
 def sign(identity: Identity, header: OrderHeader, orders: Sequence[str]) -> str:
     """Sign ``orders`` (one per line, ``#`` comments allowed) as an armoured block.
 
@@ -255,13 +270,7 @@ def sign(identity: Identity, header: OrderHeader, orders: Sequence[str]) -> str:
     when the block is read (U+2028 and its kind: the block would not verify).
     """
     for number, line in enumerate(orders, start=1):
-        if len(f"{line}.".splitlines()) > 1:  # the block is read by splitlines(): it splits here
-            odd = next(c for c in line if len(f".{c}.".splitlines()) > 1)
-            raise FormatError(
-                f"orders, line {number}: {shown(line)} holds U+{ord(odd):04X}, which ends a line when the "
-                "signed block is read: the moderator would refuse it as changed after signing",
-                "delete that character (write the comment on one line, or on several comment lines)",
-            )
+        one_line(line, f"orders, line {number}")
     fitted = fit_width(list(enumerate(orders, start=1)), "orders")
     for text in fitted:
         norm = _normalize(text)
@@ -743,6 +752,7 @@ def parse_draft(text: str, source: str = "orders") -> Draft:
         if norm.lower().startswith("seal-to:"):
             seal_to = norm.split(":", 1)[1].strip()
             continue
+        one_line(norm, f"{source}, line {number}")
         if norm and not norm.startswith("#"):
             numbered.append((number, norm))
         if strip_comment(norm):

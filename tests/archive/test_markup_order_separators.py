@@ -65,3 +65,20 @@ def test_the_line_without_it_is_signed_and_accepted(table: Table, tmp_path: Path
     block = seal(sign(player, form_header(report), fixed), [moderator.public()])
     folder.submit(block, moderator, source="orders.txt", now=NOW, advance=True)
     assert folder.read().turn == 2, "the orders were accepted and resolved"
+
+
+def test_pbem_check_refuses_the_form_line_as_sign_does(table: Table) -> None:
+    # The checker and the signer agree (Atlantis's checker and engine did not): the form's
+    # own line number is named.
+    from pbem.player import check_orders
+
+    folder, _, player, lines, report = table
+    header = form_header(report)
+    form = (
+        f"Game: {header.game}\nTurn: {header.turn}\nPlayer: {header.player}\nSeq: {header.seq}\n"
+        f"{lines[0]}  # ok\u2028Player: bob\n" + "".join(f"{line}\n" for line in lines[1:])
+    )
+    path = folder.reports_dir(1) / f"{player.name}.txt"
+    with pytest.raises(FormatError) as refused:
+        check_orders(form, "form.txt", path.read_text(encoding="utf-8"), str(path), player)
+    assert "form.txt, line 5" in refused.value.message and "U+2028" in refused.value.message
