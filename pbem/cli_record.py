@@ -82,6 +82,7 @@ def archive(folder: str, out_dir: str, keyfile: str | None) -> None:
 
     from pbem.archive.write import archive_game, archive_root
     from pbem.errors import RejectedError
+    from pbem.inputs import visible
 
     identity = None if keyfile is None else _key(keyfile)
     if (Path(folder) / "save.json").exists():
@@ -89,18 +90,21 @@ def archive(folder: str, out_dir: str, keyfile: str | None) -> None:
     else:
         done = archive_root(Path(folder), Path(out_dir), identity)
         click.echo(f"index written to {Path(out_dir) / 'index.html'}")
-    for item in done:
+    for item in done:  # folder names (and reasons naming paths) as escapes: a name may hold any byte
+        name = visible(item.folder.name)
         if item.skipped:
-            click.echo(f"{item.folder.name}: {item.summary}")
+            click.echo(f"{name}: {visible(item.summary)}")
         elif item.html is None:
-            click.echo(f"{item.folder.name}: not archived: {item.problem}", err=True)
+            click.echo(f"{name}: not archived: {visible(item.problem or '')}", err=True)
         else:
-            click.echo(f"{item.folder.name}: {item.summary}: {item.html} and {item.text}")
+            click.echo(
+                f"{name}: {visible(item.summary)}: {visible(str(item.html))} and {visible(str(item.text))}"
+            )
     refused = [item for item in done if item.html is None and not item.skipped]
     if refused:
         raise RejectedError(
             f"{len(refused)} of {len(done)} games were not archived: "
-            + ", ".join(item.folder.name for item in refused),
+            + ", ".join(visible(item.folder.name) for item in refused),
             "the lines above say why; a game not over yet needs a key (--key)",
         )
 

@@ -48,3 +48,22 @@ def test_a_hostile_folder_name_is_shown_as_its_characters(finished: dict[str, Pa
     parsed.close()
     assert parsed.tags.count("li") == 2 and "b" not in parsed.tags, "markup in the name stays text"
     assert any('<b>x<!--"onmouseover=alert(1) \\u202egpj.exe' in t for t in parsed.text)
+
+
+def test_pbem_archive_prints_a_hostile_folder_name_as_its_characters(
+    finished: dict[str, Path], tmp_path: Path
+) -> None:
+    # The moderator's terminal: an escape in a folder name must not reach it as it is.
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    root = tmp_path / "root"
+    root.mkdir()
+    shutil.copytree(finished["symbioz"], root / HOSTILE)
+    shutil.copytree(finished["symbioz"], root / f"damaged {HOSTILE}")
+    (root / f"damaged {HOSTILE}" / "save.json").write_text("{", encoding="utf-8")
+    result = CliRunner().invoke(main, ["archive", str(root), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1, result.output
+    assert "\x1b" not in result.output and "\u202e" not in result.output, result.output
+    assert result.output.count("\\u202egpj.exe\\x1b[2J") >= 3, result.output  # archived, refused, summary
