@@ -17,11 +17,44 @@ from pbem.engine import GameFolder
 from pbem.keys import Identity
 from pbem.orders import seal, sign
 from pbem.player import bot_orders, form_header
-from pbem.reports import parse_report
+from pbem.reports import Report, parse_report
 from pbem.rng import Rng, seeded_entropy
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
 GAMES = ("symbiote", "jovian-syzygy", "symbioz")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A new 3-player Symbiote game (alice, bob, carol), its moderator, and the seat awaited
+    at turn 1 with that player's report."""
+
+    folder: GameFolder
+    moderator: Identity
+    seats: tuple[Identity, ...]
+    player: Identity
+    report: Report
+
+
+def new_table(root: Path, label: str) -> Table:
+    """:class:`Table` of a game made in ``root / "game"`` from the seed ``label``."""
+    moderator = Identity.generate("moderator")
+    seats = tuple(Identity.generate(name) for name in ("alice", "bob", "carol"))
+    folder = GameFolder.create(
+        root / "game",
+        "symbiote",
+        moderator,
+        [s.public() for s in seats],
+        {},
+        now=NOW,
+        entropy=seeded_entropy(label),
+        home=root / "home",
+    )
+    save = folder.read()
+    [seat] = save.awaiting
+    path = folder.reports_dir(save.turn) / f"{seats[seat].name}.txt"
+    report = parse_report(path.read_text(encoding="utf-8"), str(path), seats[seat])
+    return Table(folder, moderator, seats, seats[seat], report)
 
 
 @dataclass(frozen=True)

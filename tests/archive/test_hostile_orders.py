@@ -9,20 +9,17 @@ shown as its escape.
 from __future__ import annotations
 
 import unicodedata
-from datetime import UTC, datetime
 from pathlib import Path
 
 from pbem.archive.build import moderator_archive
 from pbem.archive.html import render_html
 from pbem.archive.text import render_text
-from pbem.engine import GameFolder
-from pbem.keys import Identity
 from pbem.orders import seal, sign
 from pbem.player import bot_orders, form_header
-from pbem.reports import parse_report
-from pbem.rng import Rng, seeded_entropy
+from pbem.rng import Rng
 
-NOW = datetime(2026, 5, 1, tzinfo=UTC)
+from .conftest import NOW, new_table
+
 ESCAPES = "\x1b]0;PWNED\x07 \x1b]52;c;ZWNobyBwd25lZA==\x07"
 
 
@@ -31,25 +28,11 @@ def _controls(text: str) -> list[str]:
 
 
 def test_order_comments_with_escapes_are_archived_escaped(tmp_path: Path) -> None:
-    moderator = Identity.generate("moderator")
-    seats = [Identity.generate(name) for name in ("alice", "bob", "carol")]
-    folder = GameFolder.create(
-        tmp_path / "game",
-        "symbiote",
-        moderator,
-        [s.public() for s in seats],
-        {},
-        now=NOW,
-        entropy=seeded_entropy("hostile-orders"),
-        home=tmp_path / "home",
-    )
-    save = folder.read()
-    [seat] = save.awaiting
-    path = folder.reports_dir(save.turn) / f"{seats[seat].name}.txt"
-    report = parse_report(path.read_text(encoding="utf-8"), str(path), seats[seat])
+    made = new_table(tmp_path, "hostile-orders")
+    folder, moderator, report = made.folder, made.moderator, made.report
     lines = bot_orders(report, "greedy", Rng(b"hostile-orders"))
     lines[0] = f"{lines[0]}  # {ESCAPES}"
-    block = seal(sign(seats[seat], form_header(report), lines), [moderator.public()])
+    block = seal(sign(made.player, form_header(report), lines), [moderator.public()])
     folder.submit(block, moderator, source="orders.txt", now=NOW, advance=True)
     assert folder.read().turn == 2
     archive = moderator_archive(folder.path, moderator)

@@ -18,8 +18,10 @@ from pbem.errors import FormatError
 from pbem.keys import Identity
 from pbem.orders import seal, sign
 from pbem.player import bot_orders, form_header
-from pbem.reports import Report, parse_report
-from pbem.rng import Rng, seeded_entropy
+from pbem.reports import Report
+from pbem.rng import Rng
+
+from .conftest import new_table
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
 Table = tuple[GameFolder, Identity, Identity, list[str], Report]
@@ -28,26 +30,10 @@ SEPARATORS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 @pytest.fixture(scope="module")
-def table(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Table:
-    root = tmp_path_factory.mktemp("separators")
-    moderator = Identity.generate("moderator")
-    seats = [Identity.generate(n) for n in ("alice", "bob", "carol")]
-    folder = GameFolder.create(
-        root / "game",
-        "symbiote",
-        moderator,
-        [s.public() for s in seats],
-        {},
-        now=NOW,
-        entropy=seeded_entropy("separators"),
-        home=root / "home",
-    )
-    [seat] = folder.read().awaiting
-    path = folder.reports_dir(1) / f"{seats[seat].name}.txt"
-    report = parse_report(path.read_text(encoding="utf-8"), str(path), seats[seat])
-    return folder, moderator, seats[seat], bot_orders(report, "greedy", Rng(b"separators")), report
+def table(tmp_path_factory: pytest.TempPathFactory) -> Table:
+    made = new_table(tmp_path_factory.mktemp("separators"), "separators")
+    lines = bot_orders(made.report, "greedy", Rng(b"separators"))
+    return made.folder, made.moderator, made.player, lines, made.report
 
 
 @pytest.mark.parametrize("separator", list(SEPARATORS))

@@ -12,7 +12,7 @@ refuses control characters (what the readers would see is not what was typed).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +32,10 @@ from pbem.press.relay import open_press, relay
 from pbem.press.rules import ALL, PressRules, write_rules
 from pbem.press.say import compose, message_lines
 from pbem.reports import parse_report
-from pbem.rng import Rng, seeded_entropy
+from pbem.rng import Rng
 
-NOW = datetime(2026, 5, 1, tzinfo=UTC)
+from .conftest import NOW, new_table
+
 FORGED = "Agreed.\u2028Message 2, from bob to all:\u2028I resign; alice wins."
 REVERSED = "\u202enoitacol terces ym si sihT"
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029"
@@ -59,24 +60,13 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[GameFolder, Identity
     """A Symbiote game with press: alice's letter to all with separators and an override,
     her first order line with an override in its comment; played to its end."""
     root = tmp_path_factory.mktemp("markup-unicode")
-    moderator = Identity.generate("moderator")
-    seats = [Identity.generate(n) for n in ("alice", "bob", "carol")]
-    folder = GameFolder.create(
-        root / "game",
-        "symbiote",
-        moderator,
-        [s.public() for s in seats],
-        {},
-        now=NOW,
-        entropy=seeded_entropy("markup-unicode"),
-        home=root / "home",
-    )
+    made = new_table(root, "markup-unicode")
+    folder, moderator, seats = made.folder, made.moderator, made.seats
     write_rules(folder.path, PressRules(mode="full"), folder.read().game_id, moderator)
     folder.republish(moderator)
-    save = folder.read()
-    [seat] = save.awaiting
-    path = folder.reports_dir(save.turn) / f"{seats[seat].name}.txt"
-    report = parse_report(path.read_text(encoding="utf-8"), str(path), seats[seat])
+    seat = seats.index(made.player)
+    path = folder.reports_dir(folder.read().turn) / f"{made.player.name}.txt"
+    report = parse_report(path.read_text(encoding="utf-8"), str(path), made.player)
     with pytest.MonkeyPatch.context() as patch:  # a sender whose program skipped pbem say's check
         patch.setattr(say_module, "message_lines", lambda text, source: text.split("\n"))
         said = compose(seats[0], _data(folder, seats[0], root / "home"), "report", (ALL,), FORGED, "message")
