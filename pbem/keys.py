@@ -247,7 +247,9 @@ class PublicCard:
             start = lines.index(_CARD_BEGIN)
             end = lines.index(_CARD_END, start)
         except ValueError:
-            raise KeyFileError(
+            from pbem.file_kind import CARD, wrong_file
+
+            raise wrong_file(text, source, CARD, KeyFileError) or KeyFileError(
                 f"{source}: no public key card found",
                 f"a card starts with {_CARD_BEGIN}; pass the .pub file that pbem keygen wrote",
             ) from None
@@ -424,6 +426,12 @@ class Identity:
             raise KeyFileError(f"cannot read identity {source}: {exc}") from None
         if _CARD_BEGIN in text:
             raise KeyFileError(f"{source} is a public key card, not an identity", "pass the .key file")
+        if _IDENTITY_HEADER not in text:
+            from pbem.file_kind import IDENTITY, wrong_file
+
+            other = wrong_file(text, str(source), IDENTITY, KeyFileError)
+            if other is not None:  # a report or an order file given as --key: before its mode
+                raise other
         if mode & (stat.S_IRWXG | stat.S_IRWXO):
             raise KeyFileError(
                 f"identity {source} is readable by other users (mode {stat.S_IMODE(mode):o})",

@@ -43,6 +43,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pbem.errors import FormatError, KeyFileError
+from pbem.file_kind import FORM, SIGNED_ORDERS, wrong_file
 from pbem.game import OrderLine
 from pbem.keys import ORDERS_DOMAIN, Identity, PublicCard, check_name, encrypt
 from pbem.mailtext import AGE_BEGIN as AGE_BEGIN  # re-exported: the markers' old home
@@ -556,7 +557,7 @@ def open_sealed(text: str, identity: Identity, source: str, _depth: int = 0) -> 
         return found[0]
     if failures:
         raise failures[0]
-    raise FormatError(
+    raise wrong_file(text, source, SIGNED_ORDERS) or FormatError(
         f"{source}: no order block found: its sealed block(s) hold no orders (a quoted report?)",
         "sign your orders with: pbem sign ORDERS --key YOUR.key, and send what it writes",
     )
@@ -607,7 +608,7 @@ def parse(text: str, source: str = "orders") -> SignedOrders:
     lines = _unquoted(text)
     starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
     if not starts:
-        raise FormatError(
+        raise wrong_file(text, source, SIGNED_ORDERS) or FormatError(
             f"{source}: no signed order block found (no line {BEGIN!r})",
             "sign your orders with: pbem sign ORDERS --key YOUR.key",
         )
@@ -726,7 +727,9 @@ def parse_draft(text: str, source: str = "orders") -> Draft:
     if _has_clear_block(raw_lines):
         raise FormatError(f"{source} is already signed", "edit the unsigned form and sign it again")
     if any(line.strip() == AGE_BEGIN for line in raw_lines):
-        raise FormatError(f"{source} is sealed already", "sign the unsigned form you filled in")
+        raise wrong_file(text, source, FORM) or FormatError(
+            f"{source} is sealed already", "sign the unsigned form you filled in"
+        )
     values: dict[str, tuple[int, str]] = {}
     numbered: list[tuple[int, str]] = []
     lines: list[OrderLine] = []
@@ -761,7 +764,7 @@ def parse_draft(text: str, source: str = "orders") -> Draft:
                 raise FormatError(f"{source}, line {number}: more than {MAX_ORDERS} orders in one file")
     missing = [h for h in HEADERS if h not in values]
     if missing:
-        raise FormatError(
+        raise wrong_file(text, source, FORM) or FormatError(
             f"{source}: the order form lacks the header(s) {', '.join(missing)}",
             "start from the form pbem orders writes",
         )

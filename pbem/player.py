@@ -419,7 +419,9 @@ def _order_lines(text: str, source: str, identity: Identity) -> tuple[OrderHeade
             raise signature_failure(signed, card) from None
         return signed.header, signed.lines
     if AGE_BEGIN in lines:
-        raise FormatError(
+        from pbem.file_kind import FORM, wrong_file
+
+        raise wrong_file(text, source, FORM) or FormatError(
             f"{source} is sealed to the moderator: only the moderator can open it",
             "check the unsigned form instead, or a block signed with pbem sign --no-seal",
         )

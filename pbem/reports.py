@@ -795,7 +795,10 @@ def _between(lines: list[str], begin: str, end: str, source: str) -> tuple[int, 
         start = next(i for i, line in enumerate(lines) if line.strip() == begin)
         stop = next(i for i in range(start, len(lines)) if lines[i].strip() == end)
     except StopIteration:
-        raise FormatError(f"{source} is not a pbem report (no {begin} ... {end} block)") from None
+        from pbem.file_kind import REPORT, wrong_file
+
+        other = wrong_file("\n".join(lines), source, REPORT) if begin == DATA_BEGIN else None
+        raise other or FormatError(f"{source} is not a pbem report (no {begin} ... {end} block)") from None
     return start, stop
 
 
