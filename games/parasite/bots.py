@@ -88,6 +88,23 @@ def _with_targets(
     return [(f"{line} on {_p(t, f)}{extra}", t, kind) for t in legal_targets(f, step)]
 
 
+def _items_in_hand(f: Facts, cards: CardSet) -> list[str]:
+    """The Items in the seat's hand (one entry per copy): ``place ITEM`` puts each on the
+    character, free, before the Turn's Action."""
+    return [c for c in f.hand if cards.cards[c].kind == "item"]
+
+
+def _placed(f: Facts, placing: list[str]) -> Facts:
+    """``f`` after ``place`` lines for ``placing``: those cards out of the hand, on the
+    character (usable as this Turn's Action), as :func:`orders.validate` reads the file."""
+    if not placing:
+        return f
+    hand = list(f.hand)
+    for card in placing:
+        hand.remove(card)
+    return Facts(**{**f.__dict__, "hand": tuple(hand), "items": (*f.items, *placing)})
+
+
 def _places(view: View) -> list[str]:
     pub = view.public
     out = ["office", "storehouse", "laboratory", "helipad"]
@@ -116,11 +133,13 @@ def random_bot(game: Any, view: View, rng: Rng) -> list[str]:
         return []
     kind = q["kind"]
     if kind == "turn":
+        placing = [c for c in sorted(_items_in_hand(f, cards)) if rng.coin()]
+        f = _placed(f, placing)
         order = list(f.hand)
         rng.shuffle(order)
-        lines = _limit_lines(f, lambda c: order.index(c))
+        lines = [f"place {c}" for c in placing] + _limit_lines(f, lambda c: order.index(c))
         left = list(f.hand)
-        for line in lines:
+        for line in lines[len(placing) :]:
             left.remove(line.split()[1])
         f2 = Facts(**{**f.__dict__, "hand": tuple(left)})
         options = _action_options(f2, view, cards)
@@ -248,9 +267,11 @@ def greedy_bot(game: Any, view: View, rng: Rng) -> list[str]:
 def _greedy_turn(
     view: View, f: Facts, cards: CardSet, my_side: str, enemies: set[int], friends: set[int], rng: Rng
 ) -> list[str]:
-    lines = _limit_lines(f, lambda c: _value(cards, c))
+    placing = sorted(_items_in_hand(f, cards))  # an Item is of use only on the character
+    f = _placed(f, placing)
+    lines = [f"place {c}" for c in placing] + _limit_lines(f, lambda c: _value(cards, c))
     left = list(f.hand)
-    for line in lines:
+    for line in lines[len(placing) :]:
         left.remove(line.split()[1])
     f2 = Facts(**{**f.__dict__, "hand": tuple(left)})
     options = _action_options(f2, view, cards)
