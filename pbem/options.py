@@ -61,7 +61,17 @@ def parse_options(game: Game, raw: Mapping[str, Any]) -> dict[str, Any]:
             options[name] = str(value).strip()
         if variant.choices and options[name] not in variant.choices:
             raise UsageError(
-                f"option {name} takes one of {', '.join(map(str, variant.choices))}, "
-                f"got {shorten(str(value))!r}"
+                f"option {name} takes {choices_text(variant.choices)}, got {shorten(str(value))!r}",
+                f"for example --option {name}={str(variant.default).lower()} (the default); "
+                f"pbem rules {game.info.name} says what it does",
             )
     return options
+
+
+def choices_text(choices: tuple[Any, ...]) -> str:
+    """A variant's allowed values as a person reads them: "a whole number from 1 to 30" for a
+    run of whole numbers, else "one of a, b, c".  Never raises."""
+    numbers = [c for c in choices if isinstance(c, int) and not isinstance(c, bool)]
+    if len(numbers) == len(choices) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"a whole number from {numbers[0]} to {numbers[-1]}"
+    return f"one of {', '.join(map(str, choices))}"

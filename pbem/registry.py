@@ -60,7 +60,18 @@ def get_game(name: str) -> Game:
             return game
     if name in _BUILTIN and not any(True for _ in entry_points(group=GROUP)):
         return _load(_BUILTIN[name])
-    raise UsageError(f"no game called {name!r}; installed games: {', '.join(game_names())}")
+    from difflib import get_close_matches
+
+    from pbem.inputs import shorten
+
+    names = game_names()
+    near = get_close_matches(name.lower().replace("_", "-").replace(" ", "-"), names, n=1, cutoff=0.6)
+    raise UsageError(
+        f"no game called {shorten(name)!r}"
+        + (f" (did you mean {near[0]!r}?)" if near else "")
+        + f"; installed games: {', '.join(names)}",
+        "pbem games lists them with their player counts and options",
+    )
 
 
 def game_card_list(name: str) -> str:
