@@ -278,15 +278,19 @@ class GameAdmin:
         """Go back to the start of ``turn`` (hidden chance drawn anew: see the engine's
         rollback); the reports the players got for the turns undone leave their folders for
         ``undone/rev-NNNNNN/players/<name>/``, and the report of ``turn`` is handed out again.
-        A paused game stays paused (the turn's clock starts stopped)."""
+        In a game the moderator runs, the turn's clock starts now, so ``pbem status`` shows its
+        deadline at once (before, none until the next pass); a paused game stays paused (the
+        clock starts stopped)."""
         with self._locked() as record:
             save = self.folder.rollback(self.identity, turn, now=self._dt())
             self._set_aside_delivered(save.revision, save.names, turn)
+            moderated = record.clock is not None
             paused = record.clock is not None and record.clock.paused_since is not None
             record = replace(record, clock=None, delivered=None, handled=(), inflight=None, advancing=None)
-            if paused:  # a paused game stays paused: the turn rolled back to starts stopped
+            if moderated:  # the turn rolled back to runs from now (stopped, if the game was paused)
+                now = self.clock.now()
                 record = self._of_turn(
-                    record, TurnClock(save.turn, self.clock.now(), paused_since=self.clock.now())
+                    record, TurnClock(save.turn, now, paused_since=now if paused else None)
                 )
             save_record(
                 self.game_dir,
