@@ -85,6 +85,21 @@ class KeyFileError(UsageError):
 def no_game_here(folder: object) -> UsageError:
     """The error for a command run on a folder without a game's ``save.json``: it says what to
     do (name the game folder, or start a game there).  Returned, for the caller to raise."""
+    from pathlib import Path
+
+    above = Path(str(folder))
+    for _ in range(3):  # reports/turn-0001/ is two below its game folder
+        above = above / ".."
+        try:
+            if (above / "save.json").is_file():
+                import os
+
+                return UsageError(
+                    f"no game here: {folder} is inside the game folder {os.path.normpath(above)}",
+                    f"name the game folder: {os.path.normpath(above)}",
+                )
+        except (OSError, ValueError):
+            break
     return UsageError(
         f"no game here: {folder} holds no pbem game (no save.json)",
         "name the game folder (the one holding save.json, such as ROOT/GAME), "

@@ -47,11 +47,38 @@ def check_name(name: str) -> str:
     Raises KeyFileError otherwise: names appear in file names and order headers.
     """
     if not _NAME_RE.match(name):
+        from pbem.inputs import shorten
+
+        near = _name_like(name)
         raise KeyFileError(
-            f"invalid name {name!r}",
-            "use 1-32 letters, digits, '_', '.' or '-', starting with a letter or digit",
+            f"invalid name {shorten(name)!r}{_why_invalid(name)}",
+            "use 1-32 of the letters A-Z and a-z (no accents), digits, '_', '.' or '-', "
+            "starting with a letter or digit" + (f" (for example {near!r})" if near else ""),
         )
     return name
+
+
+def _why_invalid(name: str) -> str:
+    """Why ``name`` is no valid name, to add to the message: the characters not allowed, its
+    length, or its first character.  Never raises."""
+    bad = sorted({c for c in name if not (c.isascii() and (c.isalnum() or c in "_.-"))})
+    if bad:
+        return f" ({', '.join(map(repr, bad[:5]))} {'is' if len(bad) == 1 else 'are'} not allowed)"
+    if len(name) > 32:
+        return f" ({len(name):,} characters)"
+    return " (it must start with a letter or digit)" if name else ""
+
+
+def _name_like(name: str) -> str | None:
+    """A valid name close to ``name`` ("Zoë" -> "Zoe", "ann marie" -> "ann-marie"), or None
+    when letters would be lost (a letter with no plain form, such as "Ø").  Never raises."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name[:200]) if not unicodedata.combining(c))
+    if not plain.isascii():
+        return None
+    plain = re.sub(r"[^A-Za-z0-9_.-]+", "-", plain).strip("-_.")[:32].rstrip("-_.")
+    return plain if plain and _NAME_RE.match(plain) else None
 
 
 ENGINE_FILES = ("public.txt", "board.svg")
