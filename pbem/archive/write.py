@@ -87,7 +87,11 @@ def archive_game(
     archive = build_archive(folder, identity)
     html, text = write_archive(archive, out, taken, folder.name)
     outcome = (archive.outcome or "not over").rstrip(".")
-    summary = f"{archive.title}, {len(archive.turns)} turns: {outcome}"
+    from pbem.wording import counted
+
+    # the last page is the final position (or the turn awaiting orders): played are the others,
+    # as pbem demo, pbem verify and the page's own "Re-played N turns" count them
+    summary = f"{archive.title}, {counted(len(archive.turns) - 1, 'turn')} played: {outcome}"
     return Written(folder, html, text, summary)
 
 
