@@ -202,7 +202,9 @@ class Moderator(Advancing, Retries):
         return PassResult(results, time.perf_counter() - start)
 
     def _watched(self, game_dir: Path) -> list[Path]:
-        extra = [game_dir / SAVE_NAME, record_path(game_dir), game_dir / CONFIG_NAME]
+        # players/ too: a player's folder deleted (and made again) by a sync tool takes the
+        # turn's report with it, handed out again when the game is looked at.
+        extra = [game_dir / SAVE_NAME, record_path(game_dir), game_dir / CONFIG_NAME, game_dir / PLAYERS_DIR]
         return watched_paths(game_dir, game_dir / INBOX_DIR, extra)
 
     def look(self, game_dir: Path, force: bool = False) -> tuple[list[int], int, GameResult | None]:
@@ -307,7 +309,10 @@ class Moderator(Advancing, Retries):
         if damage is not None or repaired:
             record = self._note_repairs(game_dir, record, damage, repaired, now)
         real = self.real_ns()
-        files, changed = inbox_files(game_dir / INBOX_DIR, real, self.settle_ns)
+        # The judge's folder of mailed blocks is left to the judge when mail is off (pbem
+        # moderate on a game pbem judge runs): only the judge can answer a mail.
+        skip = () if self.outbox is not None else (MAIL_FOLDER,)
+        files, changed = inbox_files(game_dir / INBOX_DIR, real, self.settle_ns, skip)
         # game time of the earliest change still settling: its file may hold the deadline
         arriving = None if changed is None else now - (real - changed) // 1_000_000_000
         settling = arriving is not None
@@ -318,7 +323,7 @@ class Moderator(Advancing, Retries):
             record = self._recover(folder, game_dir, record, save, now, config.timing, post)
             save = folder.read(self.card)  # finishing an advance may have marked a seat (a new save)
         record = self._ensure_clock(game_dir, record, save, now)
-        record = self._deliver_reports(folder, game_dir, record, save, post)
+        record = self._deliver_reports(folder, game_dir, record, save, post, now)
         if len(files) > MAX_FILES_PER_PASS:
             keep = fair_share(files, MAX_FILES_PER_PASS)
             files, ids, settling = [files[i] for i in keep], [ids[i] for i in keep], True
@@ -392,7 +397,7 @@ class Moderator(Advancing, Retries):
         while advanced < MAX_ADVANCES:
             save = folder.read(self.card)
             record = self._ensure_clock(game_dir, record, save, now)
-            record = self._deliver_reports(folder, game_dir, record, save, post)
+            record = self._deliver_reports(folder, game_dir, record, save, post, now)
             if save.body["outcome"] is not None:
                 break
             record, plan, next_due = self._plan(
@@ -557,18 +562,32 @@ class Moderator(Advancing, Retries):
 
     # ---- reports -----------------------------------------------------------------------------
     def _deliver_reports(
-        self, folder: GameFolder, game_dir: Path, record: Record, save: Save, post: Post
+        self, folder: GameFolder, game_dir: Path, record: Record, save: Save, post: Post, now: int
     ) -> Record:
         """Hand the current turn's reports to each player, once (see
-        :func:`pbem.moderator.deliver.deliver_reports`)."""
-        if record.delivered is not None and record.delivered[0] == save.turn:
-            return record
-        from pbem.moderator.deliver import deliver_reports
+        :func:`pbem.moderator.deliver.deliver_reports`), and again to a player whose copy is
+        gone (a sync tool deleted the file, or the folder and made it again): without it
+        they could not write the orders the turn awaits."""
+        from pbem.moderator.deliver import deliver_reports, missing_reports
 
+        # A turn handed out by a moderator without mail (pbem moderate on a game the judge
+        # runs) is handed out again with mail on: the mail is queued once, by its key.
+        unmailed = self.outbox is not None and record.mailed != save.turn and bool(post.emails)
+        if record.delivered is not None and record.delivered[0] == save.turn and not unmailed:
+            gone = missing_reports(folder, save, post)
+            if not gone:
+                return record
+            record = record.logged(
+                f"turn {save.turn}'s report was gone from players/ of {', '.join(gone)}; handed out again",
+                at=now,
+                kind="repaired",
+                turn=save.turn,
+            )
         deliver_reports(folder, self.identity, save, post)
         # Not written on its own: handing out again is harmless (links left as they are, the
         # same copies, and mail deduplicated by content), so the pass's next write keeps it.
-        return replace(record, delivered=(save.turn, save.revision))
+        mailed = save.turn if self.outbox is not None else record.mailed
+        return replace(record, delivered=(save.turn, save.revision), mailed=mailed)
 
     # ---- inbox files -------------------------------------------------------------------------
     def _source(self, item: InboxFile) -> str:

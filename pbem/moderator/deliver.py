@@ -20,6 +20,7 @@ before (:meth:`pbem.moderator.post.Post.mail`), from the report's bytes.
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from pbem.engine import GameFolder
@@ -27,6 +28,19 @@ from pbem.keys import Identity
 from pbem.moderator.durable import link_all, step
 from pbem.moderator.post import Post
 from pbem.save import Save
+
+
+def missing_reports(folder: GameFolder, save: Save, post: Post) -> list[str]:
+    """The players whose copy of ``save``'s turn report is not in their folder although the
+    game's own is (one ``lstat`` a player): a sync tool deleted it, or the whole folder and
+    made it again.  Never raises: a folder that cannot be looked into counts as missing."""
+    reports = folder.reports_dir(save.turn)
+    filename = f"report-turn-{save.turn:04d}.txt"
+    return [
+        name
+        for name in save.names
+        if not os.path.lexists(post.folder_of(name) / filename) and os.path.isfile(reports / f"{name}.txt")
+    ]
 
 
 def deliver_reports(folder: GameFolder, identity: Identity, save: Save, post: Post) -> list[str]:

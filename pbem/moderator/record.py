@@ -13,6 +13,8 @@ at any instant finds on restart what it had promised to do:
 * ``advancing``: an advance that may happen, with the missed-turn counts to apply once the
   save shows a later turn than ``from_turn``, and the time ``at`` it was planned;
 * ``delivered``: the turn (and save revision) whose reports were handed out;
+* ``mailed``: the turn whose reports were also queued as mail (by ``pbem judge``; a
+  ``pbem moderate`` run on the same game hands reports out without mail);
 * ``ignored``: inbox entries that could be neither read nor moved aside, by ``stat``
   identity (reported once, then left alone).
 
@@ -69,6 +71,9 @@ class Record:
     seats: dict[str, SeatRecord] = field(default_factory=dict)
     delivered: tuple[int, int] | None = None
     """(turn, revision) of the reports last handed out."""
+    mailed: int | None = None
+    """The turn whose reports were handed out with mail on (the judge); a turn handed out
+    without mail (``pbem moderate`` on a game the judge runs) is mailed by the judge's next pass."""
     inflight: dict[str, Any] | None = None
     """One file being handled (records written before ``taking``; still read)."""
     taking: tuple[str, ...] = ()
@@ -137,6 +142,7 @@ class Record:
             "reminders_sent": list(self.reminders_sent),
             "seats": {k: v.to_json() for k, v in sorted(self.seats.items())},
             "delivered": None if self.delivered is None else list(self.delivered),
+            "mailed": self.mailed,
             "inflight": self.inflight,
             "taking": list(self.taking),
             "taking_turn": self.taking_turn,
@@ -164,6 +170,7 @@ class Record:
             "reminders_sent": lambda v: tuple(_int(x, 0, 1000) for x in _list(v)),
             "seats": _seats,
             "delivered": lambda v: None if v is None else _pair(v),
+            "mailed": lambda v: _opt_int(v, 0, MAX_COUNT),
             "inflight": lambda v: None if v is None else _inflight(v),
             "taking": lambda v: _texts(v)[-MAX_FILES:],
             "taking_turn": lambda v: _opt_int(v, 0, 10**9),

@@ -18,7 +18,7 @@ import contextlib
 import json
 import os
 import stat
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,10 +67,13 @@ def changed_ns(st: os.stat_result, now_ns: int) -> int:
     return max(st.st_ctime_ns, mtime) if os.name == "posix" else mtime
 
 
-def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFile], int | None]:
+def inbox_files(
+    inbox: Path, now_ns: int, settle_ns: int, skip: Collection[str] = ()
+) -> tuple[list[InboxFile], int | None]:
     """Complete entries under ``inbox/<player>/`` (and any dropped straight into ``inbox/``,
-    with ``folder`` ""), oldest first, and when the earliest of those still settling last
-    changed (``now_ns``'s clock; None: none is settling).  Nothing is followed through a
+    with ``folder`` ""; none in the sub-folders named in ``skip``), oldest first, and when
+    the earliest of those still settling last changed (``now_ns``'s clock; None: none is
+    settling).  Nothing is followed through a
     symbolic link: a link, a folder, a FIFO in a player's folder is listed (by its own
     ``lstat``) for the moderator to move aside.
 
@@ -94,6 +97,8 @@ def inbox_files(inbox: Path, now_ns: int, settle_ns: int) -> tuple[list[InboxFil
             continue
         if not is_folder:
             groups[0][1].append(entry)
+            continue
+        if entry.name in skip:
             continue
         try:
             groups.append((entry.name, list(os.scandir(entry.path))))
