@@ -39,24 +39,55 @@ quota, a failing device, a read-only file system, a file too large for it (exit 
 what to do, instead of the bug message)."""
 
 
+NOT_PERMITTED = frozenset((errno.EACCES, errno.EPERM))
+"""A write the system does not permit (a read-only game folder or file, an immutable file;
+exit code 2, saying to whom the folder must be writable, instead of the bug message)."""
+
+
 def _system_refused(ctx: click.Context, exc: OSError) -> NoReturn:
-    """Say that the system refused a read or write (``exc``), throw away output still waiting
-    for a full or failing standard output, and exit with code 2."""
+    """Say that the system refused a read or write (``exc``, in :data:`SYSTEM_REFUSED` or
+    :data:`NOT_PERMITTED`) and what to do, throw away output still waiting for a full or
+    failing standard output, and exit with code 2.  Notes added to ``exc`` (lines beginning
+    "what happened:" and "what to do:", :func:`pbem.engine.saved_first`) take the place of
+    the general advice."""
     import os
 
-    where = f" ({exc.filename})" if exc.filename else ""
+    where = _refused_file(exc)
     click.echo(f"pbem: the system refused a read or write{where}: {exc.strerror or exc}", err=True)
-    click.echo(
-        "  what to do: free space or fix the device or file system, then run the command again "
-        "(pbem replaces its files whole or not at all: what it had written before is unchanged)",
-        err=True,
-    )
+    notes = [str(note) for note in getattr(exc, "__notes__", ())]
+    for note in notes:
+        click.echo(f"  {note}", err=True)
+    if not any(note.startswith("what to do:") for note in notes):
+        first = (
+            "give yourself the right to write there (or run pbem as the user who owns the folder)"
+            if exc.errno in NOT_PERMITTED
+            else "free space or fix the device or file system"
+        )
+        click.echo(
+            f"  what to do: {first}, then run the command again "
+            "(pbem replaces its files whole or not at all: what it had written before is unchanged)",
+            err=True,
+        )
     try:
         sys.stdout.flush()
     except OSError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     ctx.exit(2)
+
+
+def _refused_file(exc: OSError) -> str:
+    """`` (FILE)`` naming the file a refused call was about, or "" when it names none: the
+    target of a rename or link (its second name), not a temporary or ``/proc`` name."""
+    import os
+
+    from pbem.inputs import shorten, visible
+
+    name = exc.filename2 or exc.filename
+    if not name:
+        return ""
+    text = os.fsdecode(name) if isinstance(name, bytes | str) else str(name)
+    return f" ({visible(shorten(text, 300))})"
 
 
 class PbemGroup(click.Group):
@@ -113,7 +144,7 @@ class PbemGroup(click.Group):
         except Exception as exc:
             if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
                 raise
-            if isinstance(exc, OSError) and exc.errno in SYSTEM_REFUSED:
+            if isinstance(exc, OSError) and (exc.errno in SYSTEM_REFUSED or exc.errno in NOT_PERMITTED):
                 _system_refused(ctx, exc)
             from pbem.inputs import shorten
 
@@ -327,12 +358,37 @@ def keygen(name: str, out_dir: str) -> None:
             "name another --out folder",
         ) from None
     identity = Identity.generate(name)
-    identity.save(folder / f"{name}.key")
+    key_path, card_path = folder / f"{name}.key", folder / f"{name}.pub"
+    had_card = card_path.exists()
     card = identity.public().to_text()
-    (folder / f"{name}.pub").write_text(card, encoding="utf-8")
+    try:
+        identity.save(key_path)  # KeyFileError when it exists: nothing made, nothing to undo
+    except OSError as exc:  # made (O_EXCL) but not written whole: a full disk
+        from pbem.folder import name_error
+
+        _unmake_key(key_path, None)
+        name_error(exc, key_path)
+        raise
+    try:
+        card_path.write_text(card, encoding="utf-8")
+    except BaseException:
+        _unmake_key(key_path, None if had_card else card_path)
+        raise
     click.echo(f"secret identity: {folder / (name + '.key')} (keep it private; back it up)")
     click.echo(f"public key card: {folder / (name + '.pub')} (send this to your moderator):\n")
     click.echo(card, nl=False)
+
+
+def _unmake_key(key_path: Path, card_path: Path | None) -> None:
+    """Remove the identity ``keygen`` made, and its card ``card_path`` (None: the card was
+    there before), after a write of either failed: a key nobody has a card of is no use, and
+    left behind it would make the same command refuse to run again ("already exists")."""
+    import contextlib
+
+    for path in (key_path, card_path):
+        if path is not None:
+            with contextlib.suppress(OSError):
+                path.unlink()
 
 
 @main.group()
@@ -787,7 +843,7 @@ def submit(folder: str, files: tuple[str, ...], keyfile: str, advance_now: bool)
     import os
 
     from pbem.engine import GameFolder
-    from pbem.errors import PbemError
+    from pbem.errors import PbemError, RejectedError
     from pbem.wording import advanced_lines
 
     gf = GameFolder(folder)
@@ -806,7 +862,8 @@ def submit(folder: str, files: tuple[str, ...], keyfile: str, advance_now: bool)
                 continue  # a press file (pbem say): relayed, or refused with the reason
             receipt = gf.submit(text, moderator, source=path, now=_now(), advance=advance_now)
         except PbemError as exc:
-            click.echo(f"rejected {exc.message}", err=True)
+            # "rejected" only for a file refused: not for a lock, a home folder, a save written
+            click.echo(f"{'rejected' if isinstance(exc, RejectedError) else 'pbem:'} {exc.message}", err=True)
             if exc.hint:
                 click.echo(f"  what to do: {exc.hint}", err=True)
             failed = failed or exc

@@ -124,8 +124,9 @@ def rollback(
     # Only the game goes back: seats keep their current keys (replace_player) and status.
     base = dict(old.body, seq=current.body["seq"], players=current.body["players"], reseeds=reseeds)
     written = folder._write(moderator, current, game, secret, now=now, base=base)
-    set_aside(folder, written.revision, "orders", after=turn - 1)
-    folder.publish(moderator, Loaded(written, secret, game))
+    with folder.after_commit(written):
+        set_aside(folder, written.revision, "orders", after=turn - 1)
+        folder.publish(moderator, Loaded(written, secret, game))
     return written
 
 
@@ -164,7 +165,8 @@ def replace_player(
         now=now,
         base=dict(save.body, players=players, seq=seq),
     )
-    folder.publish(moderator, Loaded(written, loaded.secret, loaded.game))
+    with folder.after_commit(written):
+        folder.publish(moderator, Loaded(written, loaded.secret, loaded.game))
     return written
 
 

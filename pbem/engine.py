@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -133,6 +133,28 @@ class _Resolved:
 
     secret: Secret
     advanced: Advanced
+
+
+SAVED_FIRST = "what happened: "
+"""How the note :func:`saved_first` adds to a system error begins (``pbem.cli`` prints it)."""
+
+
+def saved_first(exc: OSError, folder: Path, save: Save) -> None:
+    """Add to ``exc``, a system error (a full disk, a failing device) raised after ``save`` was
+    written to ``folder``, notes saying so and what to do: the command's work is in the save
+    (its orders accepted, its turn resolved), so running it again would be refused; what is
+    missing (a turn's reports) is written by ``pbem publish``.  Added once."""
+    if any(note.startswith(SAVED_FIRST) for note in getattr(exc, "__notes__", ())):
+        return
+    exc.add_note(
+        f"{SAVED_FIRST}{folder / SAVE_NAME} was written before this (now turn {save.turn}, revision "
+        f"{save.revision}): what the command did is in it, so do not run the command again"
+    )
+    exc.add_note(
+        f"what to do: free space or fix the device or file system, then run pbem status {folder}: "
+        f"it names any report still to be written, and pbem publish {folder} --key MODERATOR.key "
+        "writes it"
+    )
 
 
 def saved_call(save: Save, step: Callable[..., T], *args: Any) -> T:
@@ -373,9 +395,26 @@ class GameFolder:
         """Write a prepared save if the folder still holds ``previous``, with the new files
         ``also`` (on disk before it: :func:`pbem.integrity.commit`).  Raises ConflictError."""
         self.seen.ready()  # a $PBEM_HOME that cannot hold the seen record: said before writing
-        commit(self.path, previous, data, save.revision, also)
-        self.seen.record(save)
+        try:
+            commit(self.path, previous, data, save.revision, also)
+        except OSError as exc:  # after the rename (its folder's fsync, its history name)?
+            if self._saved(data):
+                saved_first(exc, self.path, save)
+            raise
+        with self.after_commit(save):
+            self.seen.record(save)
         return save
+
+    @contextlib.contextmanager
+    def after_commit(self, save: Save) -> Iterator[None]:
+        """Around the work that follows the commit of ``save`` (its reports, the seen record):
+        a system error there (a full disk) is raised with notes saying that the save was
+        written, so the command is not simply run again (:func:`saved_first`)."""
+        try:
+            yield
+        except OSError as exc:
+            saved_first(exc, self.path, save)
+            raise
 
     @classmethod
     def create(
@@ -447,7 +486,8 @@ class GameFolder:
                 folder._commit(None, data, save)
             except ConflictError as exc:
                 raise UsageError(exc.message, exc.hint) from None
-            folder.publish(moderator, Loaded(save, secret, game))
+            with folder.after_commit(save):
+                folder.publish(moderator, Loaded(save, secret, game))
 
         folder.exclusive(start)
         return folder
@@ -636,7 +676,8 @@ class GameFolder:
             raise
         done: Advanced | None = None
         if resolved is not None:
-            reports = self._publish(moderator, Loaded(written, new, game), committed=True)
+            with self.after_commit(written):
+                reports = self._publish(moderator, Loaded(written, new, game), committed=True)
             done = replace(resolved.advanced, turn=written.turn, reports=tuple(reports))
         return Receipt(name, save.turn, header.seq, pending is not None, missing, done)
 
@@ -682,7 +723,8 @@ class GameFolder:
             return resolved.advanced
         base = dict(save.body, turn=save.turn + 1)
         written = self._write(moderator, save, game, resolved.secret, now=now, base=base)
-        reports = self._publish(moderator, Loaded(written, resolved.secret, game), committed=True)
+        with self.after_commit(written):
+            reports = self._publish(moderator, Loaded(written, resolved.secret, game), committed=True)
         return replace(resolved.advanced, turn=written.turn, reports=tuple(reports))
 
     def _resolve(

@@ -86,9 +86,18 @@ def fsync_dir(path: str | os.PathLike[str]) -> None:
         os.fsync(fd)
     except OSError as exc:
         if exc.errno not in _NO_FOLDER_SYNC:
+            name_error(exc, path)
             raise
     finally:
         os.close(fd)
+
+
+def name_error(exc: BaseException, path: str | os.PathLike[str]) -> None:
+    """Give ``exc``, a system error of a call that names no file (a ``write`` or ``fsync`` of
+    a descriptor), the name ``path`` of the file being written, so that the message a person
+    reads says which file the system refused.  Anything else is left as it is."""
+    if isinstance(exc, OSError) and exc.filename is None:
+        exc.filename = os.fspath(path)
 
 
 REPLACE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
@@ -149,9 +158,10 @@ def atomic_write(
         crash_point("synced", hook)
         os.replace(tmp, target)
         crash_point("renamed", hook)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        name_error(exc, target)
         raise
     if durable:
         fsync_dir(folder or ".")
@@ -246,8 +256,9 @@ def stage_file(
         write_fd(pending.fd, data)
         pending.data = data
         crash_point("written", hook)
-    except BaseException:
+    except BaseException as exc:
         pending.close()
+        name_error(exc, target)
         raise
     return pending
 
@@ -312,7 +323,11 @@ def create_file(
     pending = stage_file(path, data, mode, hook)
     folders = pending.folders
     try:
-        os.fsync(pending.fd)
+        try:
+            os.fsync(pending.fd)
+        except OSError as exc:
+            name_error(exc, path)
+            raise
         crash_point("synced", hook)
         try:
             pending.name()
@@ -396,6 +411,9 @@ def write_folder(
             fd = os.open(os.path.join(stage, filename), _NEW, 0o644)
             try:
                 write_fd(fd, data.encode("utf-8") if isinstance(data, str) else data)
+            except OSError as exc:
+                name_error(exc, os.path.join(target, filename))
+                raise
             finally:
                 os.close(fd)
             crash_point("written", hook)

@@ -44,6 +44,7 @@ from pbem.folder import (
     crash_point,
     create_file,
     fsync_dir,
+    name_error,
     read_file,
     stage_file,
     sync_files,
@@ -292,6 +293,8 @@ def check_history(folder: Path, save: Save, data: bytes, origin: Origin) -> bool
         raise RollbackError(
             f"{save.source} is revision {revision} (turn {save.turn}) but revision {newest} of game "
             f"{save.game_id} is in {HISTORY_DIR}/: an old save was put back",
+            f"if a sync tool keeps this folder on several machines, the newer {SAVE_NAME} may not "
+            "have arrived here yet: wait until the sync tool is done and look again; otherwise "
             f"restore the newest save ({HISTORY_DIR}/rev-{newest:06d}.json) as {SAVE_NAME}, or use "
             "pbem rollback to go back on purpose",
         )
@@ -315,7 +318,10 @@ def check_history(folder: Path, save: Save, data: bytes, origin: Origin) -> bool
         raise RollbackError(
             f"{save.source} is revision {revision} of game {save.game_id}, but {HISTORY_DIR}/ holds "
             f"neither it nor the revision it follows: it does not continue this folder's history",
-            f"put back the newest {HISTORY_DIR}/rev-NNNNNN.json as {SAVE_NAME}",
+            f"if a sync tool keeps this folder on several machines, {HISTORY_DIR}/ may not have "
+            "caught up here yet: wait until the sync tool is done and look again, and put nothing "
+            f"back (an older save put back would undo turns); if it stays so, put back the newest "
+            f"{HISTORY_DIR}/rev-NNNNNN.json as {SAVE_NAME}",
         )
     return True
 
@@ -362,6 +368,20 @@ def _still_holds(current: bytes, previous: Save) -> bool:
         return False
 
 
+def _unmake_first(folder: Path, save_path: str, data: bytes) -> None:
+    """After a system error writing a new game's first save ``data``: unless the save was
+    renamed into place, remove its history file (this writer's own bytes), so that the folder
+    is as it was and ``pbem new`` can be run again, rather than holding a history with no
+    save, which every command (and ``pbem new``) takes for a game.  Never raises."""
+    kept = _history_file(folder, 0)
+    with contextlib.suppress(OSError):
+        if read_file(save_path) == data:
+            return
+    with contextlib.suppress(OSError):
+        if read_file(kept) == data:
+            os.unlink(kept)
+
+
 def commit(
     folder: Path,
     previous: Save | None,
@@ -391,8 +411,12 @@ def commit(
             raise ConflictError(f"{folder} already holds a game", "choose an empty folder")
         for path, raw in also:
             create_file(path, raw, hook=hook)
-        store_history(folder, revision, data)
-        atomic_write(save_path, data, hook=hook)
+        try:
+            store_history(folder, revision, data)
+            atomic_write(save_path, data, hook=hook)
+        except OSError:
+            _unmake_first(folder, save_path, data)
+            raise
         return
     try:
         current = read_file(save_path)
@@ -466,7 +490,8 @@ def _replace_save(
         fsync_dir(folder)
         crash_point("synced", hook)
         _name(kept, hook)
-    except BaseException:
+    except BaseException as exc:
+        name_error(exc, save_path)  # a write or fsync of one of its files: the save's commit
         if fd >= 0:
             os.close(fd)
         with contextlib.suppress(OSError):

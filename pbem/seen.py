@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pbem import canonical
 from pbem.errors import PbemError, RollbackError, UsageError
-from pbem.folder import HOME_HINT, MISCONFIGURED, write_fd
+from pbem.folder import HOME_HINT, MISCONFIGURED, name_error, write_fd
 from pbem.save import Save
 
 _OPEN = os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
@@ -226,13 +226,17 @@ class SeenRecord:
                 raise
             raise UsageError(
                 f"the game was saved (revision {save.revision}), but its record as the newest save "
-                f"cannot be written in {self.folder}: {exc.strerror}",
-                f"{HOME_HINT}; the record lets pbem notice an old save put back",
+                f"cannot be written in {self.folder}: {exc.strerror}; do not run the command again",
+                f"{HOME_HINT}; the record lets pbem notice an old save put back. Then pbem status "
+                "names any report of the game still to be written, and pbem publish writes it",
             ) from None
         try:
             known = read[0] == path and read[1] <= len(raw)
             if not known and os.fstat(fd).st_size > len(raw):  # longer: a lower revision, a hand edit
                 os.ftruncate(fd, len(raw))
             write_fd(fd, raw)  # from the start: the file was just opened
+        except OSError as exc:
+            name_error(exc, path)
+            raise
         finally:
             os.close(fd)

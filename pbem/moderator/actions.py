@@ -26,6 +26,7 @@ from pbem.moderator.lock import local_state_dir
 from pbem.moderator.post import PLAYERS_DIR
 from pbem.moderator.record import Record, load_record, save_record
 from pbem.moderator.scan import Index
+from pbem.save import Save
 from pbem.timing import (
     Clock,
     Missing,
@@ -262,7 +263,8 @@ class GameAdmin:
                 turn=save.turn,
                 player=card.name,
             )
-            save_record(self.game_dir, record)
+            with self.folder.after_commit(save):  # a full disk now: the seat is given already
+                save_record(self.game_dir, record)
             return card.name
 
     def resign(self, name: str) -> None:
@@ -272,7 +274,8 @@ class GameAdmin:
             entry = record.logged(
                 f"{name} resigned", at=self.clock.now(), kind="resigned", turn=save.turn, player=name
             )
-            save_record(self.game_dir, entry)
+            with self.folder.after_commit(save):
+                save_record(self.game_dir, entry)
 
     def rollback(self, turn: int) -> int:
         """Go back to the start of ``turn`` (hidden chance drawn anew: see the engine's
@@ -283,20 +286,24 @@ class GameAdmin:
         clock starts stopped)."""
         with self._locked() as record:
             save = self.folder.rollback(self.identity, turn, now=self._dt())
-            self._set_aside_delivered(save.revision, save.names, turn)
-            moderated = record.clock is not None
-            paused = record.clock is not None and record.clock.paused_since is not None
-            record = replace(record, clock=None, delivered=None, handled=(), inflight=None, advancing=None)
-            if moderated:  # the turn rolled back to runs from now (stopped, if the game was paused)
-                now = self.clock.now()
-                record = self._of_turn(
-                    record, TurnClock(save.turn, now, paused_since=now if paused else None)
-                )
-            save_record(
-                self.game_dir,
-                record.logged(f"rolled back to turn {turn}", at=self.clock.now(), kind="rollback", turn=turn),
-            )
+            with self.folder.after_commit(save):  # a full disk now: the game is rolled back already
+                self._rolled_back(record, save, turn)
             return save.turn
+
+    def _rolled_back(self, record: Record, save: Save, turn: int) -> None:
+        """:meth:`rollback`'s work after the engine's: the players' reports of the turns undone
+        set aside, the record's clock started again for ``turn``.  Raises OSError."""
+        self._set_aside_delivered(save.revision, save.names, turn)
+        moderated = record.clock is not None
+        paused = record.clock is not None and record.clock.paused_since is not None
+        record = replace(record, clock=None, delivered=None, handled=(), inflight=None, advancing=None)
+        if moderated:  # the turn rolled back to runs from now (stopped, if the game was paused)
+            now = self.clock.now()
+            record = self._of_turn(record, TurnClock(save.turn, now, paused_since=now if paused else None))
+        save_record(
+            self.game_dir,
+            record.logged(f"rolled back to turn {turn}", at=self.clock.now(), kind="rollback", turn=turn),
+        )
 
     def _set_aside_delivered(self, revision: int, names: list[str], turn: int) -> None:
         """Move the reports and pictures of turns ``turn`` and later out of the players' folders."""
