@@ -880,6 +880,8 @@ class Moderator(Advancing, Retries):
     ) -> None:
         """Deliver a notice: to the verified seat, else to the owner of the inbox folder it came
         from, else to the mail sender (judge), else to the game's public notices folder."""
+        if notice.kept_back:
+            return
         filename = notice_filename(notice.turn, key)
         origin = None
         if item.folder == MAIL_FOLDER:  # named to the player by the mail's subject and date

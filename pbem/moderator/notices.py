@@ -87,6 +87,9 @@ class Notice:
     """Details only the player may read (encrypted in the text)."""
     mailed: bool = False
     """``source`` is a mail (its subject and date), not a file: the notice says "Mail:"."""
+    kept_back: bool = False
+    """Neither written nor mailed (the journal still has it): a grey press message's
+    RELAYED notice, which would name its sender to everyone who reads the folder."""
 
     @property
     def subject(self) -> str:

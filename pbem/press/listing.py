@@ -46,14 +46,17 @@ MAX_LISTED = 8
 within the game's padded size however much press a player gets."""
 
 
-def inbox_lines(entries: list[ledger.Entry], name: str, turn: int) -> tuple[str, ...]:
+def inbox_lines(entries: list[ledger.Entry], name: str, turn: int, grey: bool = False) -> tuple[str, ...]:
     """The private lines of ``name``'s report of ``turn``: the messages relayed to them
-    during turn ``turn - 1`` (or a line saying there were none)."""
+    during turn ``turn - 1`` (or a line saying there were none); where the rules allow grey
+    press (``grey``), then how many of their own grey messages were relayed (see
+    :func:`grey_sent_line`)."""
     got = ledger.received_in(entries, name, turn - 1)
     if turn <= 1:
         return ()
+    sent = (grey_sent_line(entries, name, turn),) if grey else ()
     if not got:
-        return (f"Press relayed to you in turn {turn - 1}: none.",)
+        return (f"Press relayed to you in turn {turn - 1}: none.", *sent)
     out = [f"Press relayed to you in turn {turn - 1} ({len(got)}; copies in the game's {PRESS_DIR}/ folder):"]
     for entry in got[:MAX_LISTED]:
         sender = SOMEONE if entry.grey else entry.sender
@@ -62,7 +65,20 @@ def inbox_lines(entries: list[ledger.Entry], name: str, turn: int) -> tuple[str,
     if len(got) > MAX_LISTED:
         rest = got[MAX_LISTED:]
         out.append(f"  and {len(rest)} more, messages {rest[0].number} to {rest[-1].number}: pbem press read")
-    return tuple(out)
+    return (*out, *sent)
+
+
+def grey_sent_line(entries: list[ledger.Entry], name: str, turn: int) -> str:
+    """The private line of ``name``'s report of ``turn`` that says how many of their grey
+    messages were relayed during turn ``turn - 1`` (0 for most players).
+
+    This is how a grey sender learns that their message went out: a notice in their own
+    folder, or a mail to them, at the moment the message reaches its recipients would name
+    them to everyone who reads the folder or the list.  Every player of a game that allows
+    grey press gets the line, of one length whatever it counts (below ten), so the length of
+    a private part does not tell a grey sender either."""
+    sent = sum(1 for e in entries if e.grey and e.turn == turn - 1 and e.sender.lower() == name.lower())
+    return f"Your grey messages relayed in turn {turn - 1} (as from {SOMEONE}): {sent}"
 
 
 def has_rules(game_dir: str | os.PathLike[str]) -> bool:
@@ -111,7 +127,7 @@ def report_press(game_dir: Path, save: Any, moderator: Identity, game: Any, stat
     if rules.enabled:
         lines.append("Send press with: pbem say REPORT --key YOUR.key --to NAME (or all)")
     entries = list(ledger.load(game_dir, save.game_id, moderator))
-    inbox = {seat: inbox_lines(entries, name, save.turn) for seat, name in enumerate(save.names)}
+    inbox = {seat: inbox_lines(entries, name, save.turn, rules.grey) for seat, name in enumerate(save.names)}
     return ReportPress(data, tuple(lines), inbox)
 
 

@@ -88,7 +88,13 @@ def handle(
     if post is not None:
         deliver(post, folder.read(identity.public()).game_id, relayed)
     save = folder.read(identity.public())
-    return Notice("relayed", message=receipt(relayed), **base), save.seat_of(relayed.entry.sender)
+    # A grey sender is told in their next report's private part (see listing.grey_sent_line):
+    # a notice or a mail now, beside the copies the recipients get, would name them.
+    # The notice sits in the sender's folder, which every player reads: to whom, and as
+    # which message, goes in its encrypted details.
+    message = "Your press message was relayed; to whom, and as which message, is in the details."
+    notice = Notice("relayed", message=message, secret=receipt(relayed), kept_back=relayed.entry.grey, **base)
+    return notice, save.seat_of(relayed.entry.sender)
 
 
 def _seat(folder: GameFolder, identity: Identity, plain: str, label: str) -> int | None:

@@ -53,7 +53,10 @@ def test_press_is_delivered_to_each_recipient_and_the_sender_told(
         assert letter is not None and letter.text == ("Hello all",)
     assert _files(table, "alice", "press-") == []
     [notice] = _files(table, "alice", "notice-")
-    assert "RELAYED" in notice.read_text() and "message 1 to all" in notice.read_text()
+    from pbem.moderator.notices import open_text
+
+    assert "RELAYED" in notice.read_text()
+    assert "message 1 to all" in open_text(notice.read_text(), keys["alice"]), "in the encrypted details"
     assert not list((table.folder.path / "inbox" / "alice").iterdir()), "the inbox file was taken"
 
 
