@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pbem.keys import Identity
 
-from .modkit import new_game
+from .modkit import awaited, drop, new_game, order_block, read
 
 
 @dataclass(frozen=True)
@@ -78,3 +78,15 @@ def backdate(folder: Path, seconds: int = 600) -> None:
             continue
         st = path.stat()
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 1_000_000_000))
+
+
+def play(out: Table, game: str, turns: int) -> None:
+    """Play ``turns`` turns of ``game``: the awaited player drops their orders (written by a
+    bot from their report) and a real ``pbem moderate`` pass files them and resolves the turn."""
+    game_dir = out.root / game
+    for _ in range(turns):
+        turn = read(game_dir).turn
+        for name in awaited(game_dir):
+            drop(game_dir, name, f"turn-{turn}.txt", order_block(game_dir, out.keys, name))
+        done = out.moderate()
+        assert done.returncode == 0 and f"turn {turn} resolved" in done.stdout, done.stdout + done.stderr
