@@ -212,6 +212,41 @@ class OrderErrors(ValueError):
         super().__init__("; ".join(e.describe() for e in self.errors))
 
 
+def checked_suggestions(
+    validate: Callable[[View, Sequence[OrderLine]], object],
+    view: View,
+    lines: Sequence[OrderLine],
+    errors: Sequence[OrderError],
+    steps: int = 4,
+) -> list[OrderError]:
+    """``errors`` with each "did you mean" suggestion checked against the rules: a suggestion
+    that ``validate`` (a game's own check, which must not call this again) would refuse in its
+    line's place is followed to the suggestion made for it, ``steps`` times at most, and
+    dropped if none is taken.  A near miss fixed one word at a time ("grow C1 prefer B1 C1",
+    three squares wrong) was answered with a suggestion the checker refused in turn.
+    Returns the same error objects; raises what ``validate`` raises other than OrderErrors."""
+    for error in errors:
+        if error.suggestion is None or error.line is None:
+            continue
+        number, text, seen = error.line.number, error.suggestion, {error.line.text}
+        error.suggestion = None
+        for _ in range(steps):
+            seen.add(text)
+            trial = [OrderLine(number, text) if line.number == number else line for line in lines]
+            try:
+                validate(view, trial)
+            except OrderErrors as exc:
+                again = [e for e in exc.errors if e.line is not None and e.line.number == number]
+                if again:
+                    if again[0].suggestion is None or again[0].suggestion in seen:
+                        break
+                    text = again[0].suggestion
+                    continue
+            error.suggestion = text
+            break
+    return list(errors)
+
+
 Bot = Callable[["Game", View, "Rng"], list[str]]
 """A bot reads its own view and writes order lines, exactly as a person would."""
 

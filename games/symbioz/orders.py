@@ -36,6 +36,7 @@ from pbem.game import (
     OrderErrors,
     OrderLine,
     View,
+    checked_suggestions,
 )
 from pbem.wording import counted
 
@@ -420,6 +421,14 @@ def validate_orders(view: View, lines: Sequence[OrderLine]) -> dict[str, list[di
     Raises OrderErrors listing every bad line (Invalid: unreadable; Illegal: not allowed
     now; Ambiguous: two lines for the same square and phase).
     """
+    try:
+        return _validated(view, lines)
+    except OrderErrors as exc:
+        raise OrderErrors(checked_suggestions(_validated, view, lines, exc.errors)) from None
+
+
+def _validated(view: View, lines: Sequence[OrderLine]) -> dict[str, list[dict[str, Any]]]:
+    """:func:`validate_orders` without checking its suggestions (each names one wrong word)."""
     if view.public.get("over"):
         if lines:
             raise OrderErrors([IllegalOrderError(lines[0], "the game is over")])
