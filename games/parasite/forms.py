@@ -159,9 +159,9 @@ def _turn_form(view: View, f: Facts, cards: CardSet) -> list[str]:
     lines.append("#   Then you activate where you stand: Office, Storehouse, Laboratory:")
     lines.append("#   draw 2 keep 1; Helipad: look at 2, leave 1; Mission: nothing.")
     if at_end:
-        lines.append(f"# {step + 1}. At the end of your Turn, the hand limit of 3: discard or give the")
-        lines.append("#   rest; name them now (discard CARD | give CARD to PLAYER, who must be in")
-        lines.append("#   your Location then), or you are asked which to discard.")
+        lines.append(f"# {step + 1}. At the end of your Turn, the hand limit of 3: discard or give")
+        lines.append("#   the rest; name them now (discard CARD | give CARD to PLAYER, who")
+        lines.append("#   must be in your Location then), or you are asked which to discard.")
     return lines
 
 
