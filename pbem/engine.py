@@ -20,6 +20,7 @@ game as it was.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -150,8 +151,13 @@ def saved_first(exc: OSError, folder: Path, save: Save) -> None:
         f"{SAVED_FIRST}{folder / SAVE_NAME} was written before this (now turn {save.turn}, revision "
         f"{save.revision}): what the command did is in it, so do not run the command again"
     )
+    fix = (
+        "give yourself the right to write there (or run pbem as the user who owns the folder)"
+        if exc.errno in (errno.EACCES, errno.EPERM)
+        else "free space or fix the device or file system"
+    )
     exc.add_note(
-        f"what to do: free space or fix the device or file system, then run pbem status {folder}: "
+        f"what to do: {fix}, then run pbem status {folder}: "
         f"it names any report still to be written, and pbem publish {folder} --key MODERATOR.key "
         "writes it"
     )
