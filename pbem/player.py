@@ -192,21 +192,24 @@ class ReportCopies:
     def find(self, header: OrderHeader) -> tuple[str, str] | None:
         """The text and path of the newest kept report for ``header``'s game, turn and player.
 
-        Raises ReplayError when a report of a later turn of that game is kept: the form
-        answers an old report.
+        Raises ReplayError when a report of a later turn of that game is kept, written before
+        the newest kept report of this turn: the form answers an old report.  A report of this
+        turn written after it (the moderator rolled the game back to this turn) is the newest.
         """
         folder = self._dir(header.game, header.player)
         if folder is None or not folder.is_dir():
             return None
         kept = _named(folder, "turn-")
+        mine = [path for path in kept if path.name.startswith(f"turn-{header.turn:09d}.")]
         if kept and kept[-1].name > f"turn-{header.turn:09d}.rev-999999999.txt":
             later = int(kept[-1].name[5:14])
-            raise ReplayError(
-                f"these orders are for turn {header.turn}, but you have already read the report of turn "
-                f"{later} of game {header.game}",
-                "write orders for the newest report: pbem orders REPORT --key YOUR.key",
-            )
-        mine = [path for path in kept if path.name.startswith(f"turn-{header.turn:09d}.")]
+            newest = max((path.name[19:28] for path in kept), default="")
+            if not mine or mine[-1].name[19:28] < newest:
+                raise ReplayError(
+                    f"these orders are for turn {header.turn}, but you have already read the report "
+                    f"of turn {later} of game {header.game}",
+                    "write orders for the newest report: pbem orders REPORT --key YOUR.key",
+                )
         if not mine:
             return None
         try:
