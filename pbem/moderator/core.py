@@ -815,6 +815,13 @@ class Moderator(Advancing, Retries):
                 return notice, seat, False
             if kind == "replayed" and self._claimed_turn(text, source) < save.turn:
                 kind = "late"
+            same = (
+                None
+                if kind != "replayed" or seat is None
+                else self._same_seq_answer(folder, save, seat, text, source)
+            )
+            if same is not None:  # another file with this Seq was accepted: say which
+                return Notice(kind, message=same[0], hint=same[1], **base), seat, False
             if kind == "orders":
                 from pbem.wording import counted
 

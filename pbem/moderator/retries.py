@@ -23,6 +23,7 @@ class Retries:
 
     if TYPE_CHECKING:
         identity: Identity
+        state_dir: Path
 
     @staticmethod
     def _answered(game_dir: Path, save: Save, turn: int, key: str) -> bool:
@@ -75,3 +76,46 @@ class Retries:
     def _claimed_turn(self, text: str, source: str) -> int:
         header = self._claimed_header(text, source)
         return 10**9 if header is None else int(header.turn)
+
+    def _same_seq_answer(
+        self, folder: GameFolder, save: Save, seat: int, text: str, source: str
+    ) -> tuple[str, str] | None:
+        """The message and hint for an order file refused as replayed because another file
+        of the same seat, with the same Seq and other orders, is the one accepted for the
+        turn (a sync tool's conflict copy, or orders signed twice from one report); None for
+        any other replay.  The accepted file is named as its sender knows it (a mailed one
+        by its mail).  Raises nothing for a file it cannot read (None)."""
+        header = self._claimed_header(text, source)
+        if header is None or int(header.turn) != save.turn:
+            return None
+        try:
+            pending = folder.load(self.identity).secret.pending.get(str(seat))
+        except PbemError:
+            return None
+        if not isinstance(pending, dict) or pending.get("seq") != header.seq:
+            return None
+        other = str(pending.get("source", ""))
+        if other == Path(source).name:
+            return None
+        from pbem.moderator.judge import mail_origin
+        from pbem.moderator.quarantine import shown
+
+        origin = mail_origin(self.state_dir, other)
+        if origin is not None:
+            named = f'your mail "{shown(str(origin.get("subject") or ""), 80)}"'
+        else:
+            named = f"your file {shown(other, 120)}"
+        message = (
+            f"{source}: Seq {header.seq} is also the number of {named}, whose orders were accepted "
+            f"for turn {save.turn} and stand; this file holds other orders under the same number, "
+            "so it was not filed.  Two files with one Seq are often a sync tool's copy of a file "
+            "changed in two places (named 'conflicted copy' or '.sync-conflict-'), or orders "
+            "signed twice from one report."
+        )
+        hint = (
+            f"if this file holds the orders you mean, sign them again with Seq: {header.seq + 1} "
+            f"and send them before turn {save.turn} is resolved (once your report of turn "
+            f"{save.turn + 1} is out, it was, with the accepted orders); if the accepted ones are "
+            "the orders you mean, nothing to do"
+        )
+        return message, hint
