@@ -93,12 +93,23 @@ def content_key(folder: str, name: str, mtime_ns: int, data: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()[:24]
 
 
+DISK_ERRORS = frozenset(
+    getattr(errno, name)
+    for name in ("EIO", "ESTALE", "ETIMEDOUT", "ENOMEM", "ENFILE", "EMFILE", "ENOTCONN", "EINTR", "EAGAIN")
+    if hasattr(errno, name)
+)
+"""Read errors of the machine, not of the file: a failing disk, a network share that dropped
+out, no file descriptor or memory left.  The file may read well on the next pass, so it is
+neither refused nor moved aside (:func:`read_untrusted` raises them as they are)."""
+
+
 def read_untrusted(path: Path, limit: int, follow_links: bool = False) -> tuple[bytes, int]:
     """The first ``limit`` bytes of the regular file ``path`` and its size.
 
     Never blocks on a FIFO or a device, and follows a symbolic link only if ``follow_links``
     (a moderator may link a settings file; nothing in an inbox is ever followed).  Raises
-    FileNotFoundError if it is gone, Unreadable for anything else that stops the read.
+    FileNotFoundError if it is gone, OSError for an error of the machine (:data:`DISK_ERRORS`:
+    the caller tries again later), Unreadable for anything else that stops the read.
     """
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
     if not follow_links:
@@ -108,6 +119,8 @@ def read_untrusted(path: Path, limit: int, follow_links: bool = False) -> tuple[
     except FileNotFoundError:
         raise
     except OSError as exc:
+        if exc.errno in DISK_ERRORS:
+            raise
         if exc.errno == errno.ELOOP:
             raise Unreadable("it is a symbolic link, not a file") from None
         raise Unreadable(f"it cannot be opened ({os.strerror(exc.errno or 0) or exc})") from None
@@ -117,6 +130,9 @@ def read_untrusted(path: Path, limit: int, follow_links: bool = False) -> tuple[
             raise Unreadable(f"it is {kind_of_mode(st.st_mode)}, not a file")
         return read_fd(fd, limit), st.st_size
     except OSError as exc:
+        if exc.errno in DISK_ERRORS:
+            exc.filename = exc.filename or os.fspath(path)
+            raise
         raise Unreadable(f"it cannot be read ({os.strerror(exc.errno or 0) or exc})") from None
     finally:
         os.close(fd)
