@@ -339,9 +339,13 @@ def check_message(
     if not message.broadcast:
         unknown = [n for n in message.to if n.lower() not in lower]
         if unknown:
+            from difflib import get_close_matches
+
+            near = [m[0] for n in unknown[:5] if (m := get_close_matches(n[:40], names, n=1, cutoff=0.6))]
             raise RejectedError(
                 f"{where}: {', '.join(repr(n[:40]) for n in unknown[:5])} "
-                f"{'is no player' if len(unknown) == 1 else 'are no players'} of this game",
+                f"{'is no player' if len(unknown) == 1 else 'are no players'} of this game"
+                + (f" (did you mean {', '.join(map(repr, near))}?)" if near else ""),
                 f"the players are: {', '.join(names)} (or all)",
             )
         if message.sender.lower() in {n.lower() for n in message.to}:
