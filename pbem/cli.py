@@ -414,13 +414,14 @@ def key_public(keyfile: str) -> None:
 @main.command()
 def games() -> None:
     """List installed games, their player counts and variants."""
+    from pbem.options import choices_text
     from pbem.registry import game_names, get_game
 
     for name in game_names():
         info = get_game(name).info
         click.echo(f"{name}: {info.title}, {info.min_players}-{info.max_players} players. {info.summary}")
         for v in info.variants:
-            choices = f" (one of {', '.join(map(str, v.choices))})" if v.choices else ""
+            choices = f" ({choices_text(v.choices)})" if v.choices else ""
             click.echo(f"    --option {v.name}={str(v.default).lower()}{choices}: {v.description}")
 
 

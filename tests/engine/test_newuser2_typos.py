@@ -70,3 +70,10 @@ def test_choices_text() -> None:
     assert choices_text((1, 2, 5)) == "one of 1, 2, 5"
     assert choices_text(("stay", "push")) == "one of stay, push"
     assert choices_text((True, False)) == "one of True, False"
+
+
+def test_pbem_games_says_a_range_of_numbers_as_one() -> None:
+    result = CliRunner().invoke(main, ["games"])
+    assert result.exit_code == 0
+    assert "--option points=10 (a whole number from 1 to 30): " in result.output
+    assert "--option dealer=random (one of random, last-seat): " in result.output
