@@ -90,7 +90,18 @@ from pbem.moderator.quarantine import (
 from pbem.moderator.record import RECORD_DIR, Record, read_record, record_path, save_record
 from pbem.moderator.results import GameResult, PassResult
 from pbem.moderator.retries import Retries
-from pbem.moderator.scan import InboxFile, Index, fair_share, inbox_files, signature, watched_paths
+from pbem.moderator.scan import (
+    INCOMPLETE_WAIT,
+    InboxFile,
+    Index,
+    changed_ns,
+    fair_share,
+    inbox_files,
+    incomplete,
+    signature,
+    unfinished_notice,
+    watched_paths,
+)
 from pbem.registry import get_game
 from pbem.save import Save
 from pbem.timing import Clock, SystemClock, TimingPolicy, TurnClock, due
@@ -151,6 +162,8 @@ class Moderator(Advancing, Retries):
         self._on_disk = Record()
         """The record of the game being handled as its file holds it (see :meth:`_save`)."""
         self._removing: list[str] = []
+        self._waiting = 0
+        """Inbox files of the game being handled left to their writers (:meth:`_unfinished`)."""
         """Keys of the inbox files the game being handled answered this pass, removed only
         after the barrier that makes their answers durable (kept in the record's ``handled``)."""
         self.late: dict[str, str] | None = None
@@ -361,7 +374,7 @@ class Moderator(Advancing, Retries):
         )
         resume, resume_turn = resumed
         game_dir = folder.path
-        self._on_disk, self._removing = on_disk, []
+        self._on_disk, self._removing, self._waiting = on_disk, [], 0
         kinds: list[str] = []
         advanced = 0
         # The last file of the pass may resolve the turn it completes in the same save write,
@@ -426,10 +439,10 @@ class Moderator(Advancing, Retries):
             finish()
         return GameResult(
             game_dir.name,
-            files=len(files),
+            files=len(files) - self._waiting,
             advanced=advanced,
             notices=tuple(kinds),
-            next_due=1 if settling else next_due,
+            next_due=1 if settling or self._waiting else next_due,
             journal=tuple(added(before, record.log)),
         )
 
@@ -635,6 +648,8 @@ class Moderator(Advancing, Retries):
         if len(data) > MAX_ORDER_BYTES:
             reason = f"the file is {size} bytes; no order file is that big"
             return (*self._set_aside(folder, game_dir, record, item, post, now, reason), False)
+        if self._unfinished(item, data):  # left to its writer: the next pass looks again
+            return record, None, False
         key = content_key(item.folder, item.path.name, item.mtime_ns, data)
         if key in record.handled:  # answered by a pass that stopped before removing it
             self._removing.append(key)
@@ -675,6 +690,8 @@ class Moderator(Advancing, Retries):
                 hint="send the signed order file as 'pbem sign' writes it (the moderator keeps this one)",
             )
             seat = None
+        if notice.kind == "malformed" and item.folder != MAIL_FOLDER and incomplete(data):
+            notice = unfinished_notice(notice, data)
         self._answer(game_dir, save, notice, seat, item, post, key)
         if notice.kind not in ("accepted", "replaced", "relayed"):
             note: dict[str, object] = {
@@ -704,6 +721,20 @@ class Moderator(Advancing, Retries):
         self._removing.append(key)
         remove(item.path, later=True, handled=item.st)  # once its answer and the record are durable
         return record, notice.kind, resolved
+
+    def _unfinished(self, item: InboxFile, data: bytes) -> bool:
+        """True (and counted in ``_waiting``) for an inbox file that looks unfinished (see
+        :func:`pbem.moderator.scan.incomplete`) and changed less than
+        :data:`~pbem.moderator.scan.INCOMPLETE_WAIT` seconds ago (at least the settle time):
+        left to its writer, unanswered, rather than refused as cut off while a copy or sync
+        tool is still writing it in place.  It holds no deadline longer than any file."""
+        if item.st is None or not incomplete(data):
+            return False
+        wait = max(INCOMPLETE_WAIT * 1_000_000_000, self.settle_ns)
+        if self.real_ns() - changed_ns(item.st, self.real_ns()) >= wait:
+            return False
+        self._waiting += 1
+        return True
 
     def _set_aside(
         self,

@@ -19,15 +19,48 @@ import json
 import os
 import stat
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
 from pbem.moderator.durable import write_atomic
+from pbem.moderator.notices import Notice
 
 TEMP_SUFFIXES = (".tmp", ".temp", ".part", ".partial", ".crdownload", ".swp", ".swx", "~", ".lock", ".!sync")
 TEMP_PREFIXES = (".", "~$", "#")
+
+
+INCOMPLETE_WAIT = 60
+"""Seconds an inbox file that looks unfinished (see :func:`incomplete`) is left to its
+writer after its last change, before it is answered as it is."""
+
+
+def incomplete(data: bytes) -> bool:
+    """True for an inbox file its writer may not have finished: empty, or with a block's
+    BEGIN line after the last END line (orders, press, a sealed block: each ends with an
+    END line; a copy or sync tool that writes a file in place, in pieces, can pause longer
+    than the settle time between them; some first set its whole size aside as NULs)."""
+    if not data.strip(b" \t\r\n\0"):  # empty, or space a writer set aside (NULs)
+        return True
+    return data.rfind(b"-----BEGIN ") > data.rfind(b"-----END ")
+
+
+def unfinished_notice(notice: Notice, data: bytes) -> Notice:
+    """The answer to a dropped file refused as it is after :func:`incomplete` waited for
+    it: what it looks like (empty, or cut off before its END line) and what to do in a
+    shared folder (the reader's own hint speaks of mail)."""
+    if not data.strip(b" \t\r\n\0"):
+        size = "0 bytes" if not data else f"{len(data)} bytes, all blank"
+        message = f"{notice.source}: the file is empty ({size}): no order block to read."
+    else:
+        message = f"{notice.message}\nThe file ends before the block's END line: it was cut off."
+    hint = (
+        "drop the whole signed file again, as 'pbem sign' wrote it; if a copy or a sync tool "
+        "was still writing it, wait until it is done (the moderator waits a minute for a file "
+        "that looks unfinished)"
+    )
+    return replace(notice, message=message, hint=hint)
 
 
 def is_temporary(name: str) -> bool:
