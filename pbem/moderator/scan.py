@@ -63,10 +63,27 @@ def unfinished_notice(notice: Notice, data: bytes) -> Notice:
     return replace(notice, message=message, hint=hint)
 
 
+SYSTEM_NAMES = frozenset(
+    {
+        "desktop.ini",  # Windows, OneDrive: a folder's settings
+        "thumbs.db",  # Windows: picture thumbnails
+        "ehthumbs.db",
+        "ehthumbs_vista.db",
+        "icon\r",  # macOS: a folder's icon
+        "@eadir",  # Synology NAS: its index, in every folder
+        "$recycle.bin",  # Windows, on a network share
+        "system volume information",
+    }
+)
+"""Files and folders an operating system, NAS or sync tool makes in any folder it shows
+(lower case): never orders, and made again if moved aside."""
+
+
 def is_temporary(name: str) -> bool:
-    """True for names that sync tools, editors and browsers use while a file is incomplete."""
+    """True for names that sync tools, editors and browsers use while a file is incomplete,
+    and for the files a system makes in every folder (:data:`SYSTEM_NAMES`)."""
     lower = name.lower()
-    return lower.startswith(TEMP_PREFIXES) or lower.endswith(TEMP_SUFFIXES)
+    return lower.startswith(TEMP_PREFIXES) or lower.endswith(TEMP_SUFFIXES) or lower in SYSTEM_NAMES
 
 
 @dataclass(frozen=True)

@@ -119,3 +119,22 @@ def test_sync_tool_temporaries_are_left_alone_and_the_real_file_counts(game: tup
     assert left == sorted([*temporaries, ".dropbox.cache"])
     record = json.loads((game_dir / "moderator" / "record.json").read_text(encoding="utf-8"))
     assert [e["kind"] for e in record["log"]].count("rejected") == 0
+
+
+def test_files_a_system_makes_in_every_folder_are_left_alone(game: tuple[Table, Path, str]) -> None:
+    """Windows, OneDrive, macOS and a Synology NAS write these into the folders they show,
+    and write them again when they are moved: each was refused with a notice ('no signed
+    order block found') and moved aside, again every time it came back."""
+    out, game_dir, name = game
+    inbox = game_dir / "inbox" / name
+    drop(game_dir, name, "desktop.ini", "[.ShellClassInfo]\r\nIconResource=C:\\x.ico\r\n")
+    drop(game_dir, name, "Thumbs.db", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")
+    drop(game_dir, name, "Icon\r", b"")
+    (inbox / "@eaDir").mkdir()
+    drop(game_dir, name, "@eaDir/orders.txt@SynoEAStream", b"\0\0\0\x01")
+
+    idle = out.moderate()
+
+    assert idle.returncode == 0 and "nothing to do" in idle.stdout, idle.stdout + idle.stderr
+    assert _notices(game_dir, name) == []
+    assert sorted(p.name for p in inbox.iterdir()) == sorted(["desktop.ini", "Thumbs.db", "Icon\r", "@eaDir"])
