@@ -39,6 +39,7 @@ from pbem.errors import (
     OrdersRejected,
     PbemError,
     ReplayError,
+    RollbackError,
     SignatureError,
     UsageError,
     no_game_here,
@@ -285,16 +286,33 @@ class GameFolder:
         Raises UsageError if there is no save, FormatError, TamperedError, ForeignError (another
         game's or moderator's save) or RollbackError (an old or forked save).
         """
+        for attempt in range(3):
+            try:
+                data = read_input(self._save_path, "save file")
+            except UsageError:  # the absent save asked after the failed read: no lstat a turn
+                if not os.path.lexists(self._save_path):
+                    raise no_game_here(self.path) from None
+                raise
+            save = read_save(data, str(self._save_path), expect_moderator)
+            try:
+                behind = check_history(self.path, save, data, self._origin_of(save))
+            except RollbackError:
+                # A reader takes no lock: a writer may have replaced the save and added its
+                # history file between the two reads.  Only the same save again is an error.
+                if attempt < 2 and self._save_changed(data):
+                    continue
+                raise
+            if behind and self.lock.held:
+                store_history(self.path, save.revision, data)
+            return save
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _save_changed(self, data: bytes) -> bool:
+        """True if ``save.json`` no longer holds ``data`` (a writer replaced it)."""
         try:
-            data = read_input(self._save_path, "save file")
-        except UsageError:  # the absent save asked after the failed read: no lstat a turn
-            if not os.path.lexists(self._save_path):
-                raise no_game_here(self.path) from None
-            raise
-        save = read_save(data, str(self._save_path), expect_moderator)
-        if check_history(self.path, save, data, self._origin_of(save)) and self.lock.held:
-            store_history(self.path, save.revision, data)
-        return save
+            return read_input(self._save_path, "save file") != data
+        except PbemError:
+            return True
 
     def _origin_of(self, save: Save) -> Origin:
         """The folder's first save, read once per object (again if the file changes)."""
