@@ -6,7 +6,8 @@ the content).  A report's private part that is one byte longer for every ten in 
 tells everyone how many tens the hand holds.  So every plaintext pbem encrypts is padded to
 a size that depends only on public facts:
 
-- a player's report, private part: one size per game (:attr:`Padding.report`);
+- a player's report, private part: one size per game (:attr:`Padding.report`), plus room
+  for the press lines in a game with press rules (:func:`pbem.reports.private_size`);
 - the save's secret part (state, seed, this turn's orders, the log of every turn so far):
   :meth:`Padding.secret_size` of the turn number, a base plus an allowance per turn, since
   the log grows every turn;

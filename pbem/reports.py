@@ -328,7 +328,7 @@ def _assemble(
     elif seat is not None and recipient is not None:
         plain = private_plaintext(game, view, events, ctx, private_text)
         # Padded to the game's one size: the length says nothing about the hand.
-        private_block = encrypt(plain, [recipient, ctx.moderator], pad_to=game.info.padding.report)
+        private_block = encrypt(plain, [recipient, ctx.moderator], pad_to=private_size(game, ctx))
     data = {
         "format": REPORT_FORMAT,
         "game": game.info.name,
@@ -353,6 +353,18 @@ def _assemble(
     prose = wrap_text(_report_prose(game, ctx, player, seat, texts, outcome, private_block))
     data["text_sha256"] = _report_digest(prose, private_block)
     return _finish(prose, _signed_data(data, public_json), moderator)
+
+
+def private_size(game: Game, ctx: ReportContext) -> int:
+    """The size a private part of ``ctx``'s turn is padded to: the game's report size, plus
+    :data:`pbem.press.listing.PRESS_RESERVE` in a game with press rules (whose private parts
+    list the press their player got: a public fact decides the size, never the press)."""
+    size: int = game.info.padding.report
+    if ctx.press is not None and ctx.press.data is not None:
+        from pbem.press.listing import PRESS_RESERVE
+
+        size += PRESS_RESERVE
+    return size
 
 
 def _report_prose(
@@ -616,7 +628,7 @@ class _Turn:
         seat = view.seat
         assert seat is not None
         plain = self.plaintext(view, events, private_text)
-        private_block = encrypt(plain, [recipient, ctx.moderator], pad_to=game.info.padding.report)
+        private_block = encrypt(plain, [recipient, ctx.moderator], pad_to=private_size(game, ctx))
         name = ctx.names[seat]
         shape = self.prose(public_text, public_events)
         block = private_block.rstrip()

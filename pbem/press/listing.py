@@ -26,6 +26,7 @@ from pbem.press import text as block
 from pbem.press.rules import PRESS_DIR, game_out, game_phase, load_rules, out_players, rules_path
 from pbem.press.say import SOMEONE
 from pbem.press.sealed import open_block
+from pbem.wording import WIDTH
 
 
 @dataclass(frozen=True)
@@ -43,29 +44,48 @@ class ReportPress:
 NO_PRESS = ReportPress(None, (), {})
 MAX_LISTED = 8
 """Messages a report lists one by one (the rest in one line), so that the private part stays
-within the game's padded size however much press a player gets."""
+within its padded size however much press a player gets."""
+PRESS_RESERVE = (1 + MAX_LISTED + 1 + 1) * (WIDTH + 1) + 2
+"""Bytes a report's private part may hold for the press lines (:func:`inbox_lines`: a head
+line, :data:`MAX_LISTED` messages, a line for the rest, the grey line; each within
+:data:`WIDTH` columns of ASCII, and the blank line before them), added to the game's report
+size in a game with press rules, so that the size of a private part never depends on how
+much press its player got, from whom, or to whom: without it, the press lines pushed a large
+private part past the game's size, and the hand's length decided which reports did."""
 
 
 def inbox_lines(entries: list[ledger.Entry], name: str, turn: int, grey: bool = False) -> tuple[str, ...]:
     """The private lines of ``name``'s report of ``turn``: the messages relayed to them
     during turn ``turn - 1`` (or a line saying there were none); where the rules allow grey
     press (``grey``), then how many of their own grey messages were relayed (see
-    :func:`grey_sent_line`)."""
+    :func:`grey_sent_line`).
+
+    Each line fits in :data:`WIDTH` columns with any player names (at most 32 ASCII
+    characters) and numbers below a million, so the lines take at most
+    :data:`PRESS_RESERVE` bytes: a message is named by its number (its copy is
+    ``press/NNNNNN.txt``), and its other recipients by their count."""
     got = ledger.received_in(entries, name, turn - 1)
     if turn <= 1:
         return ()
     sent = (grey_sent_line(entries, name, turn),) if grey else ()
     if not got:
         return (f"Press relayed to you in turn {turn - 1}: none.", *sent)
-    out = [f"Press relayed to you in turn {turn - 1} ({len(got)}; copies in the game's {PRESS_DIR}/ folder):"]
+    out = [f"Press relayed to you in turn {turn - 1}: {len(got)} (copies in {PRESS_DIR}/):"]
     for entry in got[:MAX_LISTED]:
         sender = SOMEONE if entry.grey else entry.sender
-        to = "all" if entry.broadcast else ", ".join(entry.to)
-        out.append(f"  message {entry.number} from {sender} to {to} ({PRESS_DIR}/{entry.filename})")
+        out.append(f"  #{entry.number} from {sender} to {_recipients(entry, name)}")
     if len(got) > MAX_LISTED:
         rest = got[MAX_LISTED:]
-        out.append(f"  and {len(rest)} more, messages {rest[0].number} to {rest[-1].number}: pbem press read")
+        out.append(f"  and {len(rest)} more, #{rest[0].number} to #{rest[-1].number}: pbem press read")
     return (*out, *sent)
+
+
+def _recipients(entry: ledger.Entry, name: str) -> str:
+    """Whom ``entry`` went to, as ``name`` reads it: ``all``, ``you``, ``you and 2 others``."""
+    if entry.broadcast:
+        return "all"
+    others = sum(1 for who in entry.to if who.lower() != name.lower())
+    return "you" if others == 0 else f"you and {others} other{'s' if others != 1 else ''}"
 
 
 def grey_sent_line(entries: list[ledger.Entry], name: str, turn: int) -> str:

@@ -5,7 +5,7 @@ exactly as the commands run it."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -111,15 +111,16 @@ def new_table(
     label: str = "t",
     game: str = "symbiote",
     options: Mapping[str, Any] | None = None,
+    players: Sequence[str] = PLAYERS,
 ) -> PressTable:
-    """A four-player game (Symbiote unless ``game`` says) in ``tmp_path`` with ``rules``
+    """A game of ``players`` (Symbiote unless ``game`` says) in ``tmp_path`` with ``rules``
     (None: no press)."""
     home = tmp_path / "home"
     folder = GameFolder.create(
         tmp_path / f"game-{label}",
         game,
         keys["moderator"],
-        [keys[n].public() for n in PLAYERS],
+        [keys[n].public() for n in players],
         dict(options or {}),
         now=NOW,
         entropy=seeded_entropy(f"press-test/{label}"),

@@ -95,7 +95,7 @@ def test_the_grey_sender_learns_it_from_her_next_report(tmp_path: Path, keys: di
         report = read_report(text, source, keys[name], home=table.home)
         texts[name] = report.private_text or ""
     assert "\nYour grey messages relayed in turn 1 (as from someone): 1\n" in texts["alice"]
-    assert "message 1 from someone to bob" in texts["bob"]
+    assert "#1 from someone to you" in texts["bob"]
     for name in ("bob", "carol", "dave"):  # the line is there for everyone, one length
         assert "\nYour grey messages relayed in turn 1 (as from someone): 0\n" in texts[name], name
 

@@ -125,8 +125,8 @@ def test_a_game_by_mail_with_press_between_bots(
     assert all(sender != "carol" for sender, _ in read["alice"]), "grey press never names carol"
     assert not any("alice's word" in text for _, text in read["carol"]), "private press reached bob only"
     # each report of turn 2 lists what its player received in turn 1
-    assert "message" in listed["bob"] and "from alice to bob" in listed["bob"]
-    assert "from someone to alice" in listed["alice"]
+    assert "Press relayed to you" in listed["bob"] and "from alice to you" in listed["bob"]
+    assert "from someone to you" in listed["alice"]
     # one mail per recipient, never several recipients in one
     assert all(len(rcpts) == 1 for rcpts, _ in smtp.received)
     assert (folder.path / "press" / "archive.json").exists()

@@ -253,14 +253,14 @@ def test_reports_list_the_press_received_in_the_turn_before(table: PressTable) -
     text, source = table.report_text("bob")
     report = read_report(text, source, table.keys["bob"], home=table.home)
     private = report.private_text or ""
-    assert "Press relayed to you in turn 1 (3;" in private
-    assert "message 1 from alice to bob (press/000001.txt)" in private
-    assert "message 2 from someone to bob" in private
-    assert "message 3 from dave to all" in private
-    assert "carol" not in private.split("Press relayed", 1)[1].replace("message 2 from someone", "")
+    assert "Press relayed to you in turn 1: 3 (copies in press/):" in private
+    assert "  #1 from alice to you\n" in private
+    assert "  #2 from someone to you\n" in private
+    assert "  #3 from dave to all" in private
+    assert "carol" not in private.split("Press relayed", 1)[1].replace("#2 from someone", "")
     text, source = table.report_text("alice")
     alice = read_report(text, source, table.keys["alice"], home=table.home).private_text or ""
-    assert "message 3 from dave to all" in alice and "message 1" not in alice
+    assert "#3 from dave to all" in alice and "#1 " not in alice
     assert all(len(line) <= 72 for line in [*text.splitlines(), *private.splitlines()])
     public = (table.folder.reports_dir(2) / "public.txt").read_text()
     assert "Press: messages to anyone; grey (anonymous) press allowed." in public
@@ -322,7 +322,7 @@ def test_a_report_lists_eight_messages_and_counts_the_rest(table: PressTable) ->
     ]
     lines = inbox_lines(entries, "bob", 2)
     assert len(lines) == 10
-    assert lines[-1] == "  and 4 more, messages 9 to 12: pbem press read"
+    assert lines[-1] == "  and 4 more, #9 to #12: pbem press read"
     assert "from someone" in lines[2] and "from alice" in lines[1]
     assert inbox_lines(entries, "carol", 2) == ("Press relayed to you in turn 1: none.",)
     assert inbox_lines(entries, "bob", 1) == ()
