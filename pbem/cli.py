@@ -375,7 +375,10 @@ def keygen(name: str, out_dir: str) -> None:
         _unmake_key(key_path, None if had_card else card_path)
         raise
     click.echo(f"secret identity: {folder / (name + '.key')} (keep it private; back it up)")
-    click.echo(f"public key card: {folder / (name + '.pub')} (send this to your moderator):\n")
+    click.echo(
+        f"public key card: {folder / (name + '.pub')} (a player sends it to the moderator; a moderator "
+        "sends theirs to the players):\n"
+    )
     click.echo(card, nl=False)
 
 

@@ -28,7 +28,29 @@ class ExistingPath(click.Path):
                 )
         except (TypeError, ValueError):
             pass  # not a path at all: click's own check says so
+        if not self.file_okay and isinstance(value, str) and os.path.isfile(value):
+            shown = value if len(value) <= 200 else value[:197] + "..."
+            game = _game_folder_of(value)
+            if game is not None:  # a report or the save given for the game: name the game folder
+                self.fail(
+                    f"{shown!r} is a file in the game folder {game!r}: name the folder ({game})", param, ctx
+                )
+            self.fail(f"{shown!r} is a file, not a folder: name a folder", param, ctx)
         return super().convert(value, param, ctx)
+
+
+def _game_folder_of(path: str) -> str | None:
+    """The game folder (holding ``save.json``) that the file ``path`` lies in, at most three
+    folders up (``reports/turn-0001/alice.txt``), or None."""
+    here = os.path.dirname(path) or "."
+    for _ in range(4):
+        try:
+            if os.path.isfile(os.path.join(here, "save.json")):
+                return os.path.normpath(here)
+        except ValueError:  # a NUL in the path
+            return None
+        here = os.path.join(here, "..")
+    return None
 
 
 EXISTING_FILE = ExistingPath(exists=True, dir_okay=False)
