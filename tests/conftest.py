@@ -24,13 +24,17 @@ settings.load_profile(
 
 @pytest.fixture(autouse=True, scope="session")
 def _own_pbem_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Point PBEM_HOME (signed Seqs, kept reports, keys) at a folder of the test session, so a
-    test that forgets to set its own cannot touch ``~/.local/share/pbem``; tests that need a
-    home of their own still set one with monkeypatch."""
-    old = os.environ.get("PBEM_HOME")
+    """Point PBEM_HOME (signed Seqs, kept reports, keys) and PBEM_STATE_DIR (the moderator's
+    local state: a folder per root or game its commands touch) at folders of the test session,
+    so a test that forgets to set its own cannot touch ``~/.local/share/pbem`` or
+    ``~/.local/state/pbem``; tests that need their own still set one with monkeypatch."""
+    names = ("PBEM_HOME", "PBEM_STATE_DIR")
+    old = {name: os.environ.get(name) for name in names}
     os.environ["PBEM_HOME"] = str(tmp_path_factory.mktemp("pbem-home"))
+    os.environ["PBEM_STATE_DIR"] = str(tmp_path_factory.mktemp("pbem-state"))
     yield
-    if old is None:
-        os.environ.pop("PBEM_HOME", None)
-    else:
-        os.environ["PBEM_HOME"] = old
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
