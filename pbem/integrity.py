@@ -217,8 +217,10 @@ def read_origin(folder: Path, save: Save) -> Origin:
         raise ForeignError(
             f"{folder} has no {HISTORY_DIR}/{path.name}, the file that binds a folder to its game: "
             f"{save.source} (game {save.game_id}) cannot be shown to belong here",
-            f"restore the folder's {HISTORY_DIR}/ from your backup; a save is only used together with "
-            "its game's history",
+            f"if a sync tool keeps this folder on several machines, {HISTORY_DIR}/ may not have "
+            f"arrived here yet: wait until the sync tool is done and look again; otherwise restore the "
+            f"folder's {HISTORY_DIR}/ from your backup (a save is only used together with its game's "
+            "history)",
         ) from None
     except OSError as exc:
         raise ForeignError(f"cannot read {path}: {exc.strerror or exc}") from None

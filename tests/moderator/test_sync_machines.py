@@ -74,3 +74,20 @@ def test_history_that_arrived_before_its_save_says_wait(played: tuple[Table, Pat
 
     (copy / "save.json").write_bytes(newest)
     assert out.pbem("status", str(copy), machine="two").returncode == 0
+
+
+def test_a_game_whose_history_folder_has_not_arrived_says_wait(played: tuple[Table, Path]) -> None:
+    """The sync tool made history/ on the second machine and has not filled it yet (or
+    deleted it and is making it again)."""
+    out, copy = played
+    kept = {p.name: p.read_bytes() for p in (copy / "history").iterdir()}
+    shutil.rmtree(copy / "history")
+    (copy / "history").mkdir()
+
+    for text in _refused_then_fine(out, copy):
+        assert "has no history/rev-000000.json" in text
+        assert "history/ may not have arrived here yet: wait until the sync tool is done" in text, text
+
+    for name, data in kept.items():
+        (copy / "history" / name).write_bytes(data)
+    assert out.pbem("status", str(copy), machine="two").returncode == 0
