@@ -95,7 +95,10 @@ def game_line(game_dir: Path, now: int, root: RootConfig | PbemError, card: Publ
     seats = {
         p["card"]["name"]: p["status"] for p in save.body["players"] if p.get("status", "active") != "active"
     }
-    record, _damage = read_record(game_dir)
+    try:
+        record, _damage = read_record(game_dir)
+    except PbemError as exc:  # the disk failed the read: the line says so
+        return GameLine(name, game=save.game, game_id=save.game_id, turn=save.turn, problem=exc.message)
     entries = read_entries(record.log[-1:], first=len(record.log))
     times = [
         t for t in (_epoch(save.body.get("written")), entries[0].at if entries else None) if t is not None

@@ -317,15 +317,27 @@ def read_record(game_dir: Path) -> tuple[Record, str | None]:
       which is harmless);
     * some fields of the wrong type or out of range: those fields at their defaults, the
       rest kept.
+
+    Raises UsageError when the machine, not the file, failed the read (an error of
+    :data:`pbem.moderator.quarantine.DISK_ERRORS`: a disk or a network share that failed
+    for a moment): the record is kept as it is, and the game waits for a later pass (a
+    rebuilt record would lose its turn clock, missed turns and answered files).
     """
     path = record_path(game_dir)
     try:
         raw, size = read_untrusted(path, MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         return Record(), None
-    except (OSError, Unreadable) as exc:
-        reason = exc.reason if isinstance(exc, Unreadable) else str(exc.strerror or exc)
-        return Record(), f"{reason}"
+    except OSError as exc:  # DISK_ERRORS only: read_untrusted makes the rest Unreadable
+        from pbem.errors import UsageError
+
+        raise UsageError(
+            f"cannot read the moderator's record {path}: {exc.strerror or exc} (an error of the disk, "
+            "not of the file); it is kept as it is",
+            "the game waits for the next pass; if the error stays, check the disk or the network share",
+        ) from None
+    except Unreadable as exc:
+        return Record(), exc.reason
     if len(raw) > MAX_RECORD_BYTES:
         return Record(), f"it is {size} bytes, more than a record can be"
     try:
