@@ -566,11 +566,25 @@ class Moderator(Advancing, Retries):
         policy: TimingPolicy,
         post: Post,
     ) -> Record:
-        """Finish or forget an advance a killed moderator left half done."""
+        """Finish or forget an advance a killed moderator left half done: finished when the
+        save is the turn after it (the advance happened), forgotten when the save is that
+        turn (it never did) and, with a journal line, when the save is further on: the
+        record is older than the game (a sync tool brought back an old copy, or turns were
+        resolved by hand since), and its missed turns and clock must not be applied again."""
         if record.advancing is None:
             return record
-        if save.turn > int(record.advancing["from_turn"]):
+        from_turn = int(record.advancing["from_turn"])
+        if save.turn == from_turn + 1:
             return self._finish_advance(folder, game_dir, record, save, now, policy, post)
+        if save.turn > from_turn + 1:
+            return replace(record, advancing=None).logged(
+                f"{RECORD_DIR}/record.json held an unfinished advance of turn {from_turn}, but the game "
+                f"is at turn {save.turn}: an older copy of the record (brought back by a sync tool?); "
+                "its missed turns and clock were not applied again",
+                at=now,
+                kind="repaired",
+                turn=save.turn,
+            )
         return replace(record, advancing=None)  # never happened; the pass's next write drops it
 
     # ---- reports -----------------------------------------------------------------------------
