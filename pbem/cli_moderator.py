@@ -98,15 +98,21 @@ def _print_pass(result: Any, now: int, *, verbose: bool, once: bool, root: Path 
 
 def _loop(run: Any, poll: int, watch: bool, wake: Path | None) -> None:
     """Run ``run`` once, or every ``poll`` seconds until interrupted (inotify, when
-    available, only wakes the loop early: the scan stays the source of truth)."""
+    available, only wakes the loop early: the scan stays the source of truth).  With
+    ``watch``, a pass that fails (a mail server down, a full disk under the moderator's own
+    state) is reported and tried again at the next poll, the first pass too."""
     import signal
     import threading
 
     from pbem.errors import PbemError
 
-    run()
     if not watch:
+        run()
         return
+    try:
+        run()
+    except PbemError as exc:  # as for every later pass: report it, and keep watching
+        click.echo(f"pbem: {exc.message}", err=True)
     click.echo(f"watching: a pass every {poll} s; idle passes print nothing (stop with Ctrl-C)")
     stop = threading.Event()
     # SIGTERM (a service manager) and SIGINT (Ctrl-C, even where a shell started us in the
