@@ -9,8 +9,12 @@ here passes on a fresh machine, and a failure is found again by the next run.  S
 
 from __future__ import annotations
 
+import errno
 import os
-from collections.abc import Iterator
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -38,3 +42,55 @@ def _own_pbem_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+PAGE = 4096
+"""A tmpfs page: what :func:`fill_disk` leaves free, one at a time."""
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real full disk to be: an 8 MiB tmpfs mounted for the test (unmounted after it,
+    whatever happens).  Skips, with the reason, where mounting is not permitted (not root, or
+    no ``mount``)."""
+    mount = shutil.which("mount")
+    if mount is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("needs root and mount(8) to mount a small tmpfs (a real full disk)")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    done = subprocess.run(
+        [mount, "-t", "tmpfs", "-o", "size=8m,mode=0755", "tmpfs", str(disk)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"mounting a tmpfs is not permitted here: {done.stderr.strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def _fill(disk: Path, leave: int) -> Path:
+    """Fill ``disk`` to the last page, then give back ``leave`` pages; the filler's path."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        while True:
+            try:
+                os.write(fd, b"\0" * PAGE)
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+                break
+        os.ftruncate(fd, max(0, os.fstat(fd).st_size - leave * PAGE))
+    finally:
+        os.close(fd)
+    return filler
+
+
+@pytest.fixture
+def fill_disk() -> Callable[[Path, int], Path]:
+    """``fill_disk(disk, leave)``: fill :func:`small_disk` up to ``leave`` free pages (the
+    filler file's path, to remove for space again)."""
+    return _fill

@@ -10,61 +10,17 @@ the turn, the awaited player's orders counted, and ``pbem status`` misses nothin
 
 from __future__ import annotations
 
-import errno
 import os
 import shutil
-import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli import main
 from pbem.engine import GameFolder
 
 from .conftest import Table
-
-PAGE = 4096
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 4 MiB tmpfs mounted for the test (unmounted after it, whatever happens)."""
-    mount = shutil.which("mount")
-    if mount is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
-        pytest.skip("needs root and mount(8) to mount a small tmpfs (a real full disk)")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    done = subprocess.run(
-        [mount, "-t", "tmpfs", "-o", "size=4m,mode=0755", "tmpfs", str(disk)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"mounting a tmpfs is not permitted here: {done.stderr.strip()}")
-    try:
-        yield disk
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
-
-
-def _fill(disk: Path, leave: int) -> Path:
-    """Fill ``disk`` to the last page, then give back ``leave`` pages; the filler's path."""
-    filler = disk / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        while True:
-            try:
-                os.write(fd, b"\0" * PAGE)
-            except OSError as exc:
-                assert exc.errno == errno.ENOSPC
-                break
-        os.ftruncate(fd, max(0, os.fstat(fd).st_size - leave * PAGE))
-    finally:
-        os.close(fd)
-    return filler
 
 
 def _cli(args: list[str], where: Path) -> Result:
@@ -77,7 +33,9 @@ def _cli(args: list[str], where: Path) -> Result:
         os.chdir(old)
 
 
-def test_submit_advance_on_a_really_full_disk(table: Table, small_disk: Path, tmp_path: Path) -> None:
+def test_submit_advance_on_a_really_full_disk(
+    table: Table, small_disk: Path, fill_disk: Callable[[Path, int], Path], tmp_path: Path
+) -> None:
     name = table.awaited()
     turn = table.folder.read().turn
     seq = table.folder.read().body["seq"][name] + 1
@@ -91,7 +49,7 @@ def test_submit_advance_on_a_really_full_disk(table: Table, small_disk: Path, tm
         table.moderator.save(where / "mod.key")
         (where / "orders.txt").write_text(orders, encoding="utf-8")
         before = (where / "game" / "save.json").read_bytes()
-        filler = _fill(small_disk, leave)
+        filler = fill_disk(small_disk, leave)
         result = _cli(args, where)
         said = f"{leave} pages free: exit {result.exit_code}\n{result.output}"
         assert result.exit_code in (0, 2), said

@@ -14,14 +14,9 @@ always undone.
 
 from __future__ import annotations
 
-import errno
-import os
 import shutil
-import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from pbem.engine import GameFolder
 from pbem.errors import PbemError
@@ -32,47 +27,7 @@ from pbem.timing import FixedClock
 
 from .modkit import T0, awaited, drop, new_game, order_block, read
 
-PAGE = 4096
 GAMES = ("alpha", "beta")
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """An 8 MiB tmpfs mounted for the test (unmounted after it, whatever happens)."""
-    mount = shutil.which("mount")
-    if mount is None or os.geteuid() != 0:
-        pytest.skip("needs root and mount(8) to mount a small tmpfs (a real full disk)")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    done = subprocess.run(
-        [mount, "-t", "tmpfs", "-o", "size=8m,mode=0755", "tmpfs", str(disk)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"mounting a tmpfs is not permitted here: {done.stderr.strip()}")
-    try:
-        yield disk
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
-
-
-def _fill(disk: Path, leave: int) -> Path:
-    """Fill ``disk`` to the last page, then give back ``leave`` pages; the filler's path."""
-    filler = disk / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        while True:
-            try:
-                os.write(fd, b"\0" * PAGE)
-            except OSError as exc:
-                assert exc.errno == errno.ENOSPC
-                break
-        os.ftruncate(fd, max(0, os.fstat(fd).st_size - leave * PAGE))
-    finally:
-        os.close(fd)
-    return filler
 
 
 def _template(tmp_path: Path, keys: dict[str, Identity]) -> Path:
@@ -104,7 +59,7 @@ def _answers(game: Path) -> list[str]:
 
 
 def test_a_pass_on_a_full_disk_then_passes_after_it(
-    small_disk: Path, tmp_path: Path, keys: dict[str, Identity]
+    small_disk: Path, fill_disk: Callable[[Path, int], Path], tmp_path: Path, keys: dict[str, Identity]
 ) -> None:
     template = _template(tmp_path, keys)
     clean: dict[str, list[str]] = {}
@@ -113,7 +68,7 @@ def test_a_pass_on_a_full_disk_then_passes_after_it(
         base = small_disk / "w"
         shutil.copytree(template, base)
         root, state = base / "root", base / "state"
-        filler = None if leave is None else _fill(small_disk, leave)
+        filler = None if leave is None else fill_disk(small_disk, leave)
         clock = FixedClock(T0 + 120)
         try:
             full = Moderator(root, keys["moderator"], clock=clock, settle=0, state_dir=state).run_pass()
