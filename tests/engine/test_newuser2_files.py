@@ -14,44 +14,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from pbem.cli import main
+from .peoplekit import People
 
 NAMES = ("alice", "bob", "carol")
 
 
-class Table:
-    """A 3-player Symbiote game with each person in a folder of their own, as on three machines."""
+class Table(People):
+    """A 3-player Symbiote game with each person in a folder of their own, as on three machines;
+    alice has made her order form."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
-        for name in (*NAMES, "mod"):
-            (root / name).mkdir()
-            self.run(name, "keygen", name)
-        cards = [f"--player={n}={root / n / n}.pub" for n in NAMES]
-        self.run(
-            "mod",
-            "new",
-            "symbiote",
-            "game",
-            "--moderator-key",
-            "mod.key",
-            *cards,
-            "--option",
-            "dealer=last-seat",
-        )
-        self.report = str(root / "mod" / "game" / "reports" / "turn-0001" / "alice.txt")
+        super().__init__(root, "symbiote", NAMES, ["dealer=last-seat"])
+        self.report = self.report_path(1, "alice")
         self.run("alice", "orders", self.report, "--key", "alice.key", "-o", "orders.txt")
-
-    def run(self, who: str, *args: str, code: int = 0) -> Result:
-        """Run pbem as ``who``, in their own folder with their own PBEM_HOME."""
-        with pytest.MonkeyPatch.context() as patch:
-            patch.chdir(self.root / who)
-            result = CliRunner().invoke(main, list(args), env={"PBEM_HOME": str(self.root / who / "home")})
-        assert result.exit_code == code, result.output
-        assert "Traceback" not in result.output and "this is a bug" not in result.output
-        return result
 
 
 @pytest.fixture

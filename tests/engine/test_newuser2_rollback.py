@@ -11,40 +11,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner, Result
-
-from pbem.cli import main
+from .peoplekit import People
 
 NAMES = ("alice", "bob")
 
 
-class Table:
-    """A 2-player Symbioz game; the moderator and alice each in a folder with a home of their own."""
+class Table(People):
+    """A 2-player Symbioz game; the moderator and each player in a folder with a home of their own."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
-        for name in (*NAMES, "mod"):
-            (root / name).mkdir()
-            self.run(name, "keygen", name)
-        cards = [f"--player={n}={root / n / n}.pub" for n in NAMES]
-        self.run("mod", "new", "symbioz", "game", "--moderator-key", "mod.key", *cards)
-        self.game = root / "mod" / "game"
-
-    def run(self, who: str, *args: str, code: int = 0) -> Result:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.chdir(self.root / who)
-            result = CliRunner().invoke(main, list(args), env={"PBEM_HOME": str(self.root / who / "home")})
-        assert result.exit_code == code, result.output
-        return result
-
-    def report(self, turn: int, name: str) -> str:
-        return str(self.game / "reports" / f"turn-{turn:04d}" / f"{name}.txt")
+        super().__init__(root, "symbioz", NAMES)
 
     def play_turn(self, turn: int) -> None:
         """Every player signs the form as written (automatic defaults), the moderator files it."""
         for name in NAMES:
-            self.run(name, "orders", self.report(turn, name), "--key", f"{name}.key", "-o", f"form{turn}.txt")
+            self.run(
+                name, "orders", self.report_path(turn, name), "--key", f"{name}.key", "-o", f"form{turn}.txt"
+            )
             self.run(name, "sign", f"form{turn}.txt", "--key", f"{name}.key", "-o", f"signed{turn}.txt")
             self.run("mod", "submit", "game", str(self.root / name / f"signed{turn}.txt"), "--key", "mod.key")
         self.run("mod", "advance", "game", "--key", "mod.key")
@@ -53,9 +36,9 @@ class Table:
 def test_orders_for_the_turn_rolled_back_to(tmp_path: Path) -> None:
     table = Table(tmp_path)
     table.play_turn(1)
-    table.run("alice", "read", table.report(2, "alice"), "--key", "alice.key")
+    table.run("alice", "read", table.report_path(2, "alice"), "--key", "alice.key")
     table.run("mod", "rollback", "game", "1", "--key", "mod.key")
-    table.run("alice", "orders", table.report(1, "alice"), "--key", "alice.key", "-o", "again.txt")
+    table.run("alice", "orders", table.report_path(1, "alice"), "--key", "alice.key", "-o", "again.txt")
     result = table.run("alice", "check", "again.txt", "--key", "alice.key")
     assert "all accepted by the rules" in result.output
     table.run("alice", "sign", "again.txt", "--key", "alice.key", "-o", "again-signed.txt")
@@ -68,6 +51,6 @@ def test_orders_for_the_turn_rolled_back_to(tmp_path: Path) -> None:
 def test_a_form_for_an_old_turn_is_still_refused(tmp_path: Path) -> None:
     table = Table(tmp_path)
     table.play_turn(1)
-    table.run("alice", "read", table.report(2, "alice"), "--key", "alice.key")
+    table.run("alice", "read", table.report_path(2, "alice"), "--key", "alice.key")
     result = table.run("alice", "check", "form1.txt", "--key", "alice.key", code=1)
     assert "these orders are for turn 1, but you have already read the report of turn 2" in result.output

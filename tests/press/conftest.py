@@ -16,15 +16,19 @@ from hypothesis import settings
 
 from pbem.engine import GameFolder
 from pbem.keys import Identity
+from pbem.moderator.core import Moderator
 from pbem.player import fill_orders, read_report
 from pbem.press.read import Letter, read_letter
 from pbem.press.relay import Relayed, open_press, relay
 from pbem.press.rules import PressRules, write_rules
 from pbem.press.say import Said, compose
 from pbem.rng import seeded_entropy
+from pbem.timing import FixedClock
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 PLAYERS = ("alice", "bob", "carol", "dave")
+T0 = 1_800_000_000
+"""The moderated tables' clock (:func:`mailed_grey_table`)."""
 FUZZ = settings(max_examples=int(os.environ.get("PBEM_FUZZ_EXAMPLES", "40")), deadline=None)
 
 
@@ -137,3 +141,22 @@ def new_table(
 def table(tmp_path: Path, keys: dict[str, Identity]) -> PressTable:
     """Full press, grey allowed."""
     return new_table(tmp_path, keys, PressRules(mode="full", grey=True))
+
+
+def mailed_grey_table(root: Path, keys: dict[str, Identity], state_dir: Path) -> tuple[PressTable, Moderator]:
+    """A grey-press table (full press, grey allowed) in the moderated root ``root`` (settle 0),
+    every player with an address (mail on), its first pass run and its mails marked sent."""
+    root.mkdir(exist_ok=True)
+    (root / "moderator.toml").write_text("[moderator]\nsettle = 0\n")
+    table = new_table(root, keys, PressRules(mode="full", grey=True), "g")
+    emails = "\n".join(f'[players.{n}]\nemail = "{n}@example.org"\n' for n in PLAYERS)
+    (table.folder.path / "moderator.toml").write_text(emails)
+    moderator = Moderator(
+        root, keys["moderator"], clock=FixedClock(T0), state_dir=state_dir, mail=True, settle=0
+    )
+    moderator.run_pass(force=True)
+    outbox = moderator.outbox
+    assert outbox is not None
+    for path, _ in outbox.pending():
+        outbox.mark_sent(path)
+    return table, moderator

@@ -16,14 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem.keys import Identity
-from pbem.moderator.core import Moderator
 from pbem.press import text as block
 from pbem.press.relay import open_press
 from pbem.press.sealed import LETTER_SIZE, RELAY_SIZE, armour_lines, open_block, stanzas
-from pbem.timing import FixedClock
 from pbem.transit import age_plaintext_length as plaintext_length
 
-from .conftest import PLAYERS, new_table
+from .conftest import mailed_grey_table, new_table
 
 T0 = 1_800_000_000
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
@@ -59,23 +57,11 @@ def _identifiers(identity: Identity) -> list[bytes]:
 
 
 def test_grey_press_reveals_nothing_of_its_sender(tmp_path: Path, keys: dict[str, Identity]) -> None:
-    from pbem.press.rules import PressRules
 
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "moderator.toml").write_text("[moderator]\nsettle = 0\n")
-    table = new_table(root, keys, PressRules(mode="full", grey=True), "g")
+    table, moderator = mailed_grey_table(tmp_path / "root", keys, tmp_path / "state")
     game = table.folder.path
-    emails = "\n".join(f'[players.{n}]\nemail = "{n}@example.org"\n' for n in PLAYERS)
-    (game / "moderator.toml").write_text(emails)
-    moderator = Moderator(
-        root, keys["moderator"], clock=FixedClock(T0), state_dir=tmp_path / "state", mail=True, settle=0
-    )
-    moderator.run_pass(force=True)
     outbox = moderator.outbox
     assert outbox is not None
-    for path, _ in outbox.pending():
-        outbox.mark_sent(path)
     text = "Watch your back: the one on your left is counting cards."
     seen: dict[str, dict[str, Any]] = {}
     for sender in ("alice", "carol"):

@@ -22,12 +22,10 @@ from pbem.player import read_report
 from pbem.press.rules import PressRules
 from pbem.timing import FixedClock
 
-from .conftest import PLAYERS, PressTable, new_table
+from .conftest import PLAYERS, T0, PressTable, mailed_grey_table, new_table
 
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # test_sizes
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-T0 = 1_800_000_000
 
 
 def _files(game: Path) -> dict[str, tuple[int, tuple[int, ...]]]:
@@ -44,21 +42,10 @@ def _files(game: Path) -> dict[str, tuple[int, tuple[int, ...]]]:
 def _grey_from(sender: str, tmp_path: Path, keys: dict[str, Identity]) -> tuple[PressTable, Moderator, dict]:
     """A table where ``sender`` sends Bob one grey message; what changed in the folder and
     the mails the pass wrote."""
-    root = tmp_path / sender
-    root.mkdir()
-    (root / "moderator.toml").write_text("[moderator]\nsettle = 0\n")
-    table = new_table(root, keys, PressRules(mode="full", grey=True), "g")
+    table, moderator = mailed_grey_table(tmp_path / sender, keys, tmp_path / sender / "state")
     game = table.folder.path
-    emails = "\n".join(f'[players.{n}]\nemail = "{n}@example.org"\n' for n in PLAYERS)
-    (game / "moderator.toml").write_text(emails)
-    moderator = Moderator(
-        root, keys["moderator"], clock=FixedClock(T0), state_dir=root / "state", mail=True, settle=0
-    )
-    moderator.run_pass(force=True)
     outbox = moderator.outbox
     assert outbox is not None
-    for path, _ in outbox.pending():
-        outbox.mark_sent(path)
     before = _files(game)
     said = table.say(sender, ("bob",), "Mind the marker.", grey=True)
     (game / "inbox" / sender / "press.txt").write_text(said.text)
