@@ -90,3 +90,19 @@ def play(out: Table, game: str, turns: int) -> None:
             drop(game_dir, name, f"turn-{turn}.txt", order_block(game_dir, out.keys, name))
         done = out.moderate()
         assert done.returncode == 0 and f"turn {turn} resolved" in done.stdout, done.stdout + done.stderr
+
+
+def started(base: Path, keys: dict[str, Identity]) -> tuple[Table, Path, str]:
+    """A one-game table in ``base`` after its first ``pbem moderate`` pass: the table, the
+    game's folder and the name of the player it awaits."""
+    out = table(base, keys)
+    first = out.moderate()
+    assert first.returncode == 0, first.stderr
+    game_dir = out.root / "g1"
+    [name] = awaited(game_dir)
+    return out, game_dir, name
+
+
+def notices(game_dir: Path, name: str) -> list[str]:
+    """The texts of the notices in ``name``'s folder, oldest name first."""
+    return [p.read_text(encoding="utf-8") for p in sorted((game_dir / "players" / name).glob("notice-*"))]

@@ -13,22 +13,13 @@ import pytest
 
 from pbem.keys import Identity
 
-from .modkit import awaited, drop, order_block, read
-from .synckit import Table, table
+from .modkit import drop, order_block, read
+from .synckit import Table, notices, started
 
 
 @pytest.fixture
 def game(tmp_path: Path, keys: dict[str, Identity]) -> tuple[Table, Path, str]:
-    out = table(tmp_path / "sync", keys)
-    first = out.moderate()
-    assert first.returncode == 0, first.stderr
-    game_dir = out.root / "g1"
-    [name] = awaited(game_dir)
-    return out, game_dir, name
-
-
-def _notices(game_dir: Path, name: str) -> list[str]:
-    return [p.read_text(encoding="utf-8") for p in sorted((game_dir / "players" / name).glob("notice-*"))]
+    return started(tmp_path / "sync", keys)
 
 
 def _filed(game_dir: Path, turn: int) -> list[str]:
@@ -63,7 +54,7 @@ def test_a_conflict_copy_with_other_orders_under_the_same_seq_is_refused_naming_
     assert f"inbox/{name}/orders.txt: replayed ({name})" in done.stdout, done.stdout
     assert _filed(game_dir, 1) == [f"{name}.seq1.txt"], "filed once"
     assert read(game_dir).turn == 2
-    [refused] = [t for t in _notices(game_dir, name) if "File:     inbox/alice/orders.txt" in t]
+    [refused] = [t for t in notices(game_dir, name) if "File:     inbox/alice/orders.txt" in t]
     flat = " ".join(refused.split())
     assert f"your file {copy}" in flat and "were accepted for turn 1 and stand" in flat, refused
     assert "conflicted copy" in flat and "sign them again with Seq: 2" in flat, refused
@@ -82,7 +73,7 @@ def test_a_conflict_copy_with_the_same_orders_is_answered_already_accepted(
 
     assert done.returncode == 0, done.stderr
     assert _filed(game_dir, 1) == [f"{name}.seq1.txt"]
-    texts = _notices(game_dir, name)
+    texts = notices(game_dir, name)
     assert sum("ACCEPTED" in t for t in texts) == 1
     assert sum("already accepted; nothing changed" in t for t in texts) == 1
 
@@ -110,7 +101,7 @@ def test_sync_tool_temporaries_are_left_alone_and_the_real_file_counts(game: tup
 
     idle = out.moderate()
     assert idle.returncode == 0 and "nothing to do" in idle.stdout, idle.stdout + idle.stderr
-    assert _notices(game_dir, name) == []
+    assert notices(game_dir, name) == []
 
     drop(game_dir, name, "orders.txt", block, age=60)
     done = out.moderate()
@@ -136,5 +127,5 @@ def test_files_a_system_makes_in_every_folder_are_left_alone(game: tuple[Table, 
     idle = out.moderate()
 
     assert idle.returncode == 0 and "nothing to do" in idle.stdout, idle.stdout + idle.stderr
-    assert _notices(game_dir, name) == []
+    assert notices(game_dir, name) == []
     assert sorted(p.name for p in inbox.iterdir()) == sorted(["desktop.ini", "Thumbs.db", "Icon\r", "@eaDir"])

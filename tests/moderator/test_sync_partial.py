@@ -22,7 +22,7 @@ from pbem.moderator.core import Moderator
 from pbem.timing import FixedClock
 
 from .modkit import T0, awaited, drop, order_block, read
-from .synckit import Table, table
+from .synckit import Table, notices, started
 
 WRITER = """
 import sys
@@ -40,16 +40,7 @@ print("done", flush=True)
 
 @pytest.fixture
 def game(tmp_path: Path, keys: dict[str, Identity]) -> tuple[Table, Path, str]:
-    out = table(tmp_path / "sync", keys)
-    first = out.moderate()
-    assert first.returncode == 0, first.stderr
-    game_dir = out.root / "g1"
-    [name] = awaited(game_dir)
-    return out, game_dir, name
-
-
-def _notices(game_dir: Path, name: str) -> list[str]:
-    return [p.read_text(encoding="utf-8") for p in sorted((game_dir / "players" / name).glob("notice-*"))]
+    return started(tmp_path / "sync", keys)
 
 
 @pytest.mark.parametrize("where", ["empty", "half", "before the end line", "nuls"])
@@ -83,13 +74,13 @@ def test_a_file_written_in_pieces_is_filed_once_it_is_whole(
     writer.wait(timeout=30)
     assert during.returncode == 0 and "Traceback" not in during.stderr, during.stderr
     assert path.read_bytes() == block, "the file was taken away while it was written"
-    assert _notices(game_dir, name) == [], "a file still being written was answered"
+    assert notices(game_dir, name) == [], "a file still being written was answered"
 
     after = out.moderate()
 
     assert f"inbox/{name}/orders.txt: accepted ({name})" in after.stdout, after.stdout + after.stderr
     assert read(game_dir).turn == 2
-    [notice] = _notices(game_dir, name)
+    [notice] = notices(game_dir, name)
     assert "Result:   ACCEPTED" in notice
 
 
@@ -127,7 +118,7 @@ def test_a_file_unfinished_for_a_minute_is_answered_saying_what_it_looks_like(
     result = moderator.run_pass().games[0]
 
     assert result.notices == ("malformed",)
-    [notice] = _notices(game_dir, name)
+    [notice] = notices(game_dir, name)
     flat = " ".join(notice.split())
     assert " ".join(said.split()) in flat, notice
     assert "drop the whole signed file again" in flat and "attachment" not in flat, notice
