@@ -135,6 +135,24 @@ def outcome(root: Path) -> dict[str, object]:
     return out
 
 
+def killed_after(seconds: float, root: Path, state: Path, keydir: Path) -> None:
+    """Run this script (:func:`script`: the moderator's passes) on ``root`` in a real process,
+    and kill it with SIGKILL after ``seconds``: a kill at a random instant, for the caller to
+    start the moderator again and compare the :func:`outcome` with an uninterrupted run's."""
+    import signal
+    import subprocess
+    import time
+
+    child = subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), str(root), str(state), str(keydir)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(seconds)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+
+
 if __name__ == "__main__":
     root_arg, state_arg, keys_arg = (Path(a) for a in sys.argv[1:4])
     script(root_arg, state_arg, load_keys(keys_arg))

@@ -14,10 +14,8 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +24,9 @@ import pytest
 from pbem.keys import Identity
 from pbem.moderator import durable
 
-from .faultkit import load_keys, outcome, prepare, script
+from .faultkit import killed_after, load_keys, outcome, prepare, script
 
 POINTS = int(os.environ.get("PBEM_FAULT_POINTS", "100"))
-HERE = Path(__file__).resolve().parent
 
 
 @pytest.fixture(scope="module")
@@ -158,14 +155,7 @@ def test_real_process_killed_with_sigkill_at_random_times(
     for i in range(3):
         run = tmp_path / f"sigkill-{i}"
         root, state = _copy(base, run)
-        child = subprocess.Popen(
-            [sys.executable, str(HERE / "faultkit.py"), str(root), str(state), str(base / "keys")],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        time.sleep(rng.uniform(0.6, 1.6))
-        child.send_signal(signal.SIGKILL)
-        child.wait()
+        killed_after(rng.uniform(0.6, 1.6), root, state, base / "keys")
         script(root, state, keys)
         assert outcome(root) == expected, f"restart after SIGKILL #{i} ended elsewhere"
 

@@ -10,10 +10,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +18,9 @@ import pytest
 from pbem.keys import Identity
 from pbem.moderator import durable
 
-from .faultkit import load_keys, outcome, prepare, script
+from .faultkit import killed_after, load_keys, outcome, prepare, script
 from .modkit import awaited, drop, order_block
 
-HERE = Path(__file__).resolve().parent
 LEFT_ALONE = (".syncthing.t1.txt.tmp", "~syncthing~t1.txt.tmp", "t1.txt.partial", "desktop.ini", "Thumbs.db")
 
 
@@ -93,13 +88,8 @@ def test_killed_at_random_times_with_sync_files_ends_the_same(
     for i in range(4):
         run = tmp_path / f"sigkill-{i}"
         root, state = _copy(base, run)
-        child = subprocess.Popen(
-            [sys.executable, str(HERE / "faultkit.py"), str(root), str(state), str(base / "keys")],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        time.sleep(rng.uniform(0.4, 1.6))  # a random instant: what a kill at any time means
-        child.send_signal(signal.SIGKILL)
-        child.wait()
+        killed_after(
+            rng.uniform(0.4, 1.6), root, state, base / "keys"
+        )  # a random instant: what a kill at any time means
         script(root, state, keys)
         assert outcome(root) == expected, f"restart after SIGKILL #{i} ended elsewhere"
