@@ -10,25 +10,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.keys import Identity
-from pbem.moderator.actions import GameAdmin, status_lines
+from pbem.moderator.actions import status_lines
 from pbem.moderator.config import RootConfig
 from pbem.moderator.overview import game_line
 from pbem.moderator.record import load_record
 from pbem.timing import FixedClock
 
-from .modkit import drop, order_block, read
-from .test_moderator import H, started
+from .test_moderator import H
+from .test_time_rollback_paused import turn_two
 
 
 def test_a_rollback_shows_the_new_deadline_at_once(
     root: Path, keys: dict[str, Identity], clock: FixedClock
 ) -> None:
-    game, mod, name = started(root, keys, clock, "default")
-    drop(game, name, "orders.txt", order_block(game, keys, name))
-    mod.run_pass()
-    assert read(game).turn == 2
+    game, mod, admin = turn_two(root, keys, clock)
     clock.advance(5 * H)
-    admin = GameAdmin.open(game, keys["moderator"], clock)
     assert admin.rollback(1) == 1
     record = load_record(game)
     assert record.clock is not None and record.clock.turn == 1

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pbem.keys import Identity
 from pbem.moderator.actions import GameAdmin, status_lines
+from pbem.moderator.core import Moderator
 from pbem.moderator.record import load_record
 from pbem.timing import FixedClock
 
@@ -15,14 +16,20 @@ from .modkit import awaited, drop, order_block, read
 from .test_moderator import H, started
 
 
-def test_a_rollback_of_a_paused_game_keeps_it_paused(
-    root: Path, keys: dict[str, Identity], clock: FixedClock
-) -> None:
+def turn_two(root: Path, keys: dict[str, Identity], clock: FixedClock) -> tuple[Path, Moderator, GameAdmin]:
+    """A moderated game with one turn played (at turn 2), its moderator, and the moderator's
+    commands on it (:class:`GameAdmin`)."""
     game, mod, name = started(root, keys, clock, "default")
     drop(game, name, "orders.txt", order_block(game, keys, name))
     mod.run_pass()
     assert read(game).turn == 2
-    admin = GameAdmin.open(game, keys["moderator"], clock)
+    return game, mod, GameAdmin.open(game, keys["moderator"], clock)
+
+
+def test_a_rollback_of_a_paused_game_keeps_it_paused(
+    root: Path, keys: dict[str, Identity], clock: FixedClock
+) -> None:
+    game, mod, admin = turn_two(root, keys, clock)
     admin.pause()
     assert admin.rollback(1) == 1
     shown = status_lines(game, clock.now())
