@@ -27,21 +27,21 @@ ratios stay meaningful on a noisy machine:
    on the attempt made at the machine's fastest moment (:data:`ATTEMPTS`; every attempt is
    printed).
 
-Last run quoted in README's Measured section (2026-11-24, tenth session, 2-core machine,
-load 0.0, the machine quick throughout): a turn as the moderator plays it (one save) 2.80x its
-crypto floor on disk in the home directory and 1.81x on tmpfs (submit then advance, a
-comparison: 3.52x / 2.06x); engine-only Symbiote 1,297 random games a second, Jovian Syzygy
-144 random / 167 greedy; start-up 1.55x for status, 1.51x for read; moderator on disk, 1,000
-games, 133 games/s (one worker) to 212 (eight); idle pass 0.075 s for 1,000 games.  The run
-ten minutes before it, after a large deletion and a full test run, gave 3.44x on disk and
-2.31x on tmpfs while the probe read the machine quick (1.09-1.12x).  Where the time goes is in
-README and docs/scaling.md. On this machine a run varies by 15% or more: compare ratios
-within one run, not numbers across runs. On ext4 without a journal (this machine's disk)
-every file created passes over the inodes freed on that file system in the last 1-6 minutes:
-start a run when nothing large was deleted there just before (a previous run's clean-up
-included), or the disk rows come out slower (docs/scaling.md). The on-disk folders go in
-``--disk DIR`` (default: the home directory, where game folders live); the turn is also
-timed in the temporary folder for comparison, because a file created where test runs churn
+Last run quoted in README's Measured section (2026-11-24, twelfth session, 2-core machine,
+load 0.0, the machine quick throughout): a turn as the moderator plays it (one save) 2.64x its
+crypto floor on disk in the home directory and 1.78x on tmpfs (submit then advance, a
+comparison: 3.20x / 1.98x); engine-only Symbiote 1,317 random games a second, Jovian Syzygy
+143 random / 185 greedy; start-up 1.60x for status, 1.53x for read; moderator on disk, 1,000
+games, 145 games/s (one worker) to 251 (eight); idle pass 0.074 s for 1,000 games.  A run
+started four minutes after the previous run's clean-up gave 4.31x on disk (tmpfs 1.89x).
+Where the time goes is in README and docs/scaling.md. On this machine a run varies by 15% or
+more: compare ratios within one run, not numbers across runs. On ext4 without a journal
+(this machine's disk) every file created passes over the inodes freed on that file system in
+the last 1-6 minutes: start a run when nothing large was deleted there just before (a
+previous run's clean-up included), or the disk rows come out slower (docs/scaling.md). The
+on-disk folders go in ``--disk DIR`` (default: the home directory, where game folders live);
+the turn is also timed in the temporary folder for comparison, because a file created where
+test runs churn
 files costs several times more.
 """
 
