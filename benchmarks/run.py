@@ -41,8 +41,7 @@ the last 1-6 minutes: start a run when nothing large was deleted there just befo
 previous run's clean-up included), or the disk rows come out slower (docs/scaling.md). The
 on-disk folders go in ``--disk DIR`` (default: the home directory, where game folders live);
 the turn is also timed in the temporary folder for comparison, because a file created where
-test runs churn
-files costs several times more.
+test runs churn files costs several times more.
 """
 
 from __future__ import annotations
