@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 
 from pbem.archive.charts import PALETTE
@@ -146,11 +147,15 @@ class _Charts:
         return tuple(out)
 
 
-def _private(game: Game, view: View, events: Sequence[Event], names: Sequence[str]) -> PrivatePart | None:
+def _private(
+    game: Game, view: View, events: Sequence[Event], names: Sequence[str], told_by: Sequence[str]
+) -> PrivatePart | None:
+    """What the seat of ``view`` alone read at its turn (``names``: the players then), with
+    the private events of the turn before (``told_by``: the players of that turn)."""
     seat = view.seat
     assert seat is not None
     text = for_people(game.describe(view)[1], names).rstrip()
-    mine = _named_events([e for e in events if e.to is not None and seat in e.to], names)
+    mine = _named_events([e for e in events if e.to is not None and seat in e.to], told_by)
     if not text and not mine:
         return None
     return PrivatePart(names[seat], mine, text)
@@ -166,31 +171,41 @@ def _from_rebuilt(
     pages: list[TurnPage] = []
     verbatim_all = True
     last = len(built.steps) - 1
+    told_by = names
     for index, step in enumerate(built.steps):
+        # the players of this turn (a seat replaced later has its old name here), and of the
+        # turn before, whose resolution the events tell
+        here = _names_of(built.last.get(step.turn), names)
+        told_by = here if index == 0 else told_by
         public_view = game.observe(step.state, None)
         views = {seat: game.observe(step.state, seat) for seat in range(len(names))}
-        signed = built.signed[step.turn].body["events"]
-        events = _named_events([Event.from_json(e) for e in signed], names)
+        # the events as the turn's last signed save tells them: the first one's, and any
+        # note added during the turn (a rollback to it says so)
+        signed = built.last.get(step.turn, built.signed[step.turn]).body["events"]
+        events = _named_events([Event.from_json(e) for e in signed], told_by)
         private = tuple(
-            part for seat in range(len(names)) if (part := _private(game, views[seat], step.events, names))
+            part
+            for seat in range(len(names))
+            if (part := _private(game, views[seat], step.events, here, told_by))
         )
-        orders, verbatim_all = _orders(folder, game, step, views, names, moderator, verbatim_all)
+        orders, verbatim_all = _orders(folder, game, step, views, here, moderator, verbatim_all)
         note = ""
         if index == last and not finished:
             accepted = {int(seat): entry["orders"] for seat, entry in pending.items()}
             orders, verbatim_all = _orders(
-                folder, game, Step(step.turn, step.state, (), accepted), views, names, moderator, verbatim_all
+                folder, game, Step(step.turn, step.state, (), accepted), views, here, moderator, verbatim_all
             )
             note = "The turn is still open: these are the orders accepted so far."
+        told_by = here
         pages.append(
             TurnPage(
                 turn=step.turn,
                 events=events,
-                public_text=for_people(game.describe(public_view)[0], names).rstrip(),
+                public_text=for_people(game.describe(public_view)[0], here).rstrip(),
                 private=private,
                 orders=orders,
-                awaiting=tuple(names[s] for s in game.to_act(step.state)),
-                pictures=_pictures(game, public_view, names),
+                awaiting=tuple(here[s] for s in game.to_act(step.state)),
+                pictures=_pictures(game, public_view, here),
                 extra=extra_sections(folder, save, step.turn, None),
                 orders_note=note,
             )
@@ -199,11 +214,13 @@ def _from_rebuilt(
     outcome = save.body["outcome"]
     reveal = tuple(part for part in pages[-1].private if _telling(part)) if finished else ()
     notes = [] if verbatim_all else [WRITTEN_BACK]
+    notes += seat_changes([built.last[step.turn] for step in built.steps if step.turn in built.last])
     rollbacks = save.body.get("reseeds") or []
     if rollbacks:
+        to = ", ".join(str(r.get("turn")) for r in rollbacks if isinstance(r, dict))
         notes.append(
-            f"The moderator rolled the game back {counted(len(rollbacks), 'time')}; the turns undone are not "
-            "shown (their files are in the game folder's undone/)."
+            f"The moderator rolled the game back {counted(len(rollbacks), 'time')} (to the start of turn "
+            f"{to}); the turns undone are not shown (their files are in the game folder's undone/)."
         )
     seed = save.body["seed"] if finished else None
     return Archive(
@@ -228,6 +245,42 @@ def _from_rebuilt(
         notes=tuple(notes),
         palette=palette_of(game, len(names)),
     )
+
+
+def _names_of(save: Save | None, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The players' names in ``save`` (``names`` if there is none, or its seats differ)."""
+    if save is None or len(save.names) != len(names):
+        return names
+    return tuple(save.names)
+
+
+_STATUS = {
+    "resigned": "{name} resigned at turn {turn}: the stand-in played the seat from then on.",
+    "abandoned": "{name}'s seat was marked abandoned at turn {turn}: the stand-in played it from then on.",
+    "active": "{name} played the seat again from turn {turn}.",
+}
+
+
+def seat_changes(saves: Sequence[Save]) -> list[str]:
+    """Who took over a seat, resigned or abandoned it, and from which turn, read from the
+    signed saves of successive turns (``saves``: the last save of each turn, in order):
+    a page names the players of its turn, so a reader is told why a name changes."""
+    out: list[str] = []
+    for before, after in pairwise(saves):
+        old, new = before.body["players"], after.body["players"]
+        if len(old) != len(new):
+            continue
+        for was, now in zip(old, new, strict=True):
+            name, gone = now["card"]["name"], was["card"]["name"]
+            if now["card"] != was["card"]:
+                out.append(
+                    f"{name} took over {gone}'s seat at turn {after.turn}; the turns before name {gone}."
+                    if name != gone
+                    else f"A new player called {name} took over the seat at turn {after.turn}."
+                )
+            elif now["status"] != was["status"] and now["status"] in _STATUS:
+                out.append(_STATUS[now["status"]].format(name=name, turn=after.turn))
+    return out
 
 
 def _telling(part: PrivatePart) -> bool:
@@ -354,8 +407,15 @@ def player_archive(folder: Path, identity: Identity) -> Archive:
         view = report.view()
         public_view = View(game.info.name, None, view.public)
         signed = line.get(turn)
+        # the players as this report named them, and as the turn before had them (its
+        # resolution is what the events tell): a seat replaced later keeps its old name here
+        here = _names_of(signed[-1] if signed else None, names)
+        before = line.get(turn - 1)
+        told_by = _names_of(before[-1] if before else None, here)
         events = (
-            () if not signed else _named_events([Event.from_json(e) for e in signed[0].body["events"]], names)
+            ()
+            if not signed
+            else _named_events([Event.from_json(e) for e in signed[-1].body["events"]], told_by)
         )
         private: tuple[PrivatePart, ...] = ()
         if report.private_text and report.private_text.strip():
@@ -364,11 +424,11 @@ def player_archive(folder: Path, identity: Identity) -> Archive:
             TurnPage(
                 turn=turn,
                 events=events,
-                public_text=for_people(game.describe(public_view)[0], names).rstrip(),
+                public_text=for_people(game.describe(public_view)[0], here).rstrip(),
                 private=private,
                 orders=(),
                 awaiting=tuple(report.data["awaiting"]),
-                pictures=_pictures(game, public_view, names),
+                pictures=_pictures(game, public_view, here),
                 extra=extra_sections(folder, save, turn, me),
                 orders_note="Orders stay sealed to the moderator until the end of the game.",
             )
@@ -394,7 +454,10 @@ def player_archive(folder: Path, identity: Identity) -> Archive:
         turns=tuple(pages),
         charts=charts.charts(),
         palette=palette_of(game, len(names)),
-        notes=(f"{me}'s own archive: the public reports and what {me} alone could read.",),
+        notes=(
+            f"{me}'s own archive: the public reports and what {me} alone could read.",
+            *seat_changes([saves[-1] for _, saves in sorted(line.items())]),
+        ),
     )
 
 

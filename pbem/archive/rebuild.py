@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -55,6 +55,9 @@ class Rebuilt:
     ``events`` are the public events the players read)."""
     compared: int
     """Signed saves compared with the re-play."""
+    last: Mapping[int, Save] = field(default_factory=dict)
+    """The last signed save of each turn on that line (its players are those who gave the
+    turn's orders: a seat replaced during the game has its new name from then on)."""
 
 
 def history(folder: Path, save: Save) -> list[Save]:
@@ -182,6 +185,7 @@ def rebuild(
     line = on_line(history(folder, save) if saves is None else saves)
     compared = 0
     signed: dict[int, Save] = {}
+    last: dict[int, Save] = {}
     for step in steps:
         saves = line.get(step.turn)
         if not saves:
@@ -201,15 +205,15 @@ def rebuild(
                 )
             compared += 1
         told = [e.text for e in step.events if e.to is None]
-        said = [e.get("text") for e in saves[0].body["events"]]
-        if not _in_order(told, said):
-            raise RollbackError(
-                f"the events of re-playing turn {step.turn - 1} are not those {saves[0].source} "
-                f"(revision {saves[0].revision}) published",
-                WHAT_TO_DO,
-            )
-        signed[step.turn] = saves[0]
-    return Rebuilt(save, game, tuple(steps), signed, compared)
+        for old in (saves[0], saves[-1]):  # the first and the last the archive shows
+            if not _in_order(told, [e.get("text") for e in old.body["events"]]):
+                raise RollbackError(
+                    f"the events of re-playing turn {step.turn - 1} are not those {old.source} "
+                    f"(revision {old.revision}) published",
+                    WHAT_TO_DO,
+                )
+        signed[step.turn], last[step.turn] = saves[0], saves[-1]
+    return Rebuilt(save, game, tuple(steps), signed, compared, last)
 
 
 def _in_order(part: Sequence[str], whole: Sequence[Any]) -> bool:
