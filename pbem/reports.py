@@ -755,6 +755,14 @@ def _prose_lines(lines: Sequence[str]) -> list[str]:
     return kept[start:]
 
 
+def signed_lines(lines: Sequence[str]) -> list[str]:
+    """The lines of a report's text (the lines above its data block) whose words the
+    moderator signed: from its first line ("PBEM REPORT ..."), normalised, without blank lines
+    and without the encrypted block.  What a reader may take a fact from (the seed's
+    commitment, say); a line outside them is anyone's.  Never raises."""
+    return _prose_lines(lines)
+
+
 def prose_digest(lines: Sequence[str]) -> str:
     """SHA-256 of a report's text as the moderator signs it: every word, in order.
 
@@ -814,6 +822,24 @@ def _between(lines: list[str], begin: str, end: str, source: str) -> tuple[int, 
     return start, stop
 
 
+def _check_blocks(lines: Sequence[str], private: bool, source: str) -> None:
+    """Raise SignatureError unless the text above a report's data block holds exactly the
+    age markers pbem writes: one encrypted block when the report has a private part (the
+    one whose hash the moderator signed), none when it has not.
+
+    The signed words leave out every line between age markers (the private block has its
+    own hash), so a second block, or a lone BEGIN line, would let anyone add lines that no
+    signature covers and that ``pbem read`` prints as part of the verified report."""
+    markers = sum(1 for line in lines if _normal_line(line) in (AGE_BEGIN, AGE_END))
+    if markers != (2 if private else 0):
+        raise SignatureError(
+            f"{source}: the report's text holds {markers} encrypted-block marker line(s) where the "
+            f"moderator wrote {2 if private else 0}: lines between them are not signed, so someone "
+            "added them",
+            "ask the moderator for the report again; do not act on this copy",
+        )
+
+
 def parse_report(
     text: str, source: str, identity: Identity | None = None, moderator: PublicCard | None = None
 ) -> Report:
@@ -855,6 +881,7 @@ def parse_report(
             f"{source}: the report's text was changed after the moderator signed it",
             "ask the moderator for the report again; do not act on this copy",
         )
+    _check_blocks(lines[:start], bool(data.get("private_sha256")), source)
     private_text = None
     private = None
     if data.get("private_sha256"):

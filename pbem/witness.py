@@ -47,11 +47,17 @@ class Witnessed:
 
 def commitment_of(report: Report) -> str | None:
     """The seed commitment a verified report's text names (its signed prose), if it names one."""
-    lines = [line.strip(" >\t") for line in report.text.splitlines()]
-    for at, line in enumerate(lines):
+    from pbem.mailtext import unquoted
+    from pbem.reports import DATA_BEGIN, signed_lines
+
+    lines = [line.strip() for line in unquoted(report.text)]
+    data_at = lines.index(DATA_BEGIN) if DATA_BEGIN in lines else len(lines)
+    # Only the words the moderator signed: a line above the report's first line, below its
+    # data block or between age markers is anyone's, and would name any commitment.
+    signed = signed_lines(lines[:data_at])
+    for at, line in enumerate(signed):
         if line == COMMITMENT_LINE:
-            following = [rest for rest in lines[at + 1 : at + 3] if rest]
-            return following[0] if following else None
+            return signed[at + 1] if at + 1 < len(signed) else None
     return None
 
 
