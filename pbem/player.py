@@ -82,14 +82,17 @@ class KnownModerators:
                 f"cannot write the pinned moderator keys {self.path}: {exc.strerror}", HOME_HINT
             ) from None
 
-    def check(self, game_id: str, card: PublicCard, source: str) -> bool:
+    def check(self, game_id: str, card: PublicCard, source: str, *, pin: bool = True) -> bool:
         """Pin on first use; afterwards raise SignatureError for any other key.
 
-        Returns True when this call pinned the key (the first report of the game).
+        Returns True when no key is pinned for the game yet (the first report of the game);
+        then ``card`` is pinned, unless ``pin`` is False (the caller pins it once the rest of
+        the report has checked out).
         """
         known = self._read().get(game_id)
         if known is None:
-            self.pin(game_id, card)
+            if pin:
+                self.pin(game_id, card)
             return True
         if known["sign"] != card.verify_key.hex():
             raise SignatureError(
@@ -275,14 +278,18 @@ def read_report(
     """
     report = parse_report(report_text, source, identity, moderator)
     pins = KnownModerators(home or default_home())
-    if moderator is not None:
-        pins.pin(report.data["game_id"], moderator)
-    else:
-        pins.check(report.data["game_id"], report.moderator, source)
+    game_id = report.data["game_id"]
+    first = moderator is None and pins.check(game_id, report.moderator, source, pin=False)
     if report.data["player"] is None:
         raise UsageError(f"{source} is the public report", "use your own report, reports/turn-N/YOURNAME.txt")
     if report.data["player"].lower() != identity.name.lower():
         raise ForeignError(f"{source} is {report.data['player']}'s report, and your key is {identity.name}'s")
+    # Pinned only now: a report refused above (anyone may sign a "public report" with any key
+    # and a game's id) must not decide whose reports of the game are believed later.
+    if moderator is not None:
+        pins.pin(game_id, moderator)
+    elif first:
+        pins.pin(game_id, report.moderator)
     ReportCopies(home or default_home()).keep(report)
     return report
 
