@@ -31,7 +31,8 @@ HEAD = (
 CSS = """
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto;
-  max-width: 60rem; padding: 0.5rem 1rem 3rem; line-height: 1.4; color: #111; background: #fff; }
+  max-width: 60rem; padding: 0.5rem 1rem 3rem; line-height: 1.4; color: #111; background: #fff;
+  overflow-wrap: anywhere; }
 h1 { font-size: 1.5rem; margin: 0.8rem 0 0.4rem; }
 h2 { font-size: 1.25rem; border-bottom: 2px solid #333; margin-top: 2rem; }
 h3 { font-size: 1.05rem; margin: 1rem 0 0.3rem; }
