@@ -6,28 +6,41 @@ each relayed message its number, the turn it was relayed in, sender, recipients,
 was grey or went to all, its letter's ``Id`` and hash, and whether the moderator can read it.
 The ledger is what reports list, what refuses a replayed message and what the archive reads;
 the relayed copies themselves are ``press/NNNNNN.txt`` (encrypted to their recipients).
+
+Sealing to the moderator hides the ledger but proves nothing: the moderator's age recipient
+is public, so anyone who can write the folder could seal a ledger of their own (press lines
+the moderator would then sign into reports, a replayed message relayed again).  So the JSON
+also carries the moderator's signature (domain :data:`LEDGER_DOMAIN`) of its format, game id
+and entries, and a ledger that is missing, or lists fewer messages than ``press/`` keeps
+copies of, is refused.
 """
 
 from __future__ import annotations
 
-import json
+import base64
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import FormatError
-from pbem.keys import Identity, PublicCard, encrypt
+from pbem import canonical
+from pbem.errors import FormatError, SignatureError
+from pbem.keys import Identity, encrypt
 from pbem.press.rules import PRESS_DIR
 from pbem.press.sealed import open_block
 
 LEDGER_NAME = "ledger.txt"
-LEDGER_FORMAT = "pbem-press-ledger/v1"
+LEDGER_FORMAT = "pbem-press-ledger/v2"
+"""v2: signed by the moderator (v1, unsigned, was written for one day by issue 14's pbem)."""
+LEDGER_DOMAIN = "pbem-press-ledger/v2"
 LEDGER_SIZE = 4096
 MAX_LEDGER = 8_000_000
 _ID = re.compile(r"[0-9A-F]{32}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_KEPT = re.compile(r"[0-9]{6}\.txt")
+"""A relayed copy's name in ``press/`` (:attr:`Entry.filename`)."""
 
 
 @dataclass(frozen=True)
@@ -99,43 +112,78 @@ def ledger_path(game_dir: Path) -> Path:
     return Path(game_dir) / PRESS_DIR / LEDGER_NAME
 
 
+_RESTORE = "restore press/ledger.txt from the moderator's backup of the game folder"
+
+
 def load(game_dir: Path, game_id: str, identity: Identity) -> tuple[Entry, ...]:
     """The game's relayed messages, oldest first (none when nothing was relayed).
 
-    Raises FormatError when the ledger is damaged, not the moderator's or another game's."""
+    Raises FormatError when the ledger is damaged, another game's, not signed by the
+    moderator (``identity``), or missing or older than the relayed copies ``press/`` keeps."""
     from pbem.inputs import read_text
 
     path = ledger_path(game_dir)
     if not path.exists() and not path.is_symlink():
+        _check_kept(game_dir, path, ())
         return ()
     text = read_text(path, "press ledger", MAX_LEDGER)
     opened = open_block(text, identity, str(path), "press ledger")
     if opened is None:
         raise FormatError(f"{path}: the press ledger is not sealed to this moderator's key")
     try:
-        doc = json.loads(opened[0])
-    except (ValueError, RecursionError):
+        doc = canonical.loads(opened[0].rstrip().encode("utf-8"), str(path))
+    except FormatError:
         raise FormatError(f"{path}: the press ledger is damaged (not JSON)") from None
-    if (
-        not isinstance(doc, dict)
-        or doc.get("format") != LEDGER_FORMAT
-        or not isinstance(doc.get("entries"), list)
-    ):
+    if not isinstance(doc, dict) or doc.get("format") not in (LEDGER_FORMAT, "pbem-press-ledger/v1"):
         raise FormatError(f"{path}: not a pbem press ledger")
+    body = {k: v for k, v in doc.items() if k != "signature"}
+    try:
+        signature = base64.b64decode(str(doc.get("signature")), validate=True)
+        identity.public().verify(LEDGER_DOMAIN, canonical.dumps(body), signature)
+    except (ValueError, FormatError, SignatureError):
+        raise FormatError(
+            f"{path}: the press ledger is not signed by this game's moderator: anyone can seal a file "
+            "to the moderator's key, so it is not believed",
+            _RESTORE,
+        ) from None
     if doc.get("game_id") != game_id:
         raise FormatError(f"{path}: the press ledger of another game")
-    return tuple(Entry.from_json(e, str(path)) for e in doc["entries"])
+    if set(body) != {"format", "game_id", "entries"} or not isinstance(body["entries"], list):
+        raise FormatError(f"{path}: not a pbem press ledger")
+    entries = tuple(Entry.from_json(e, str(path)) for e in body["entries"])
+    _check_kept(game_dir, path, entries)
+    return entries
 
 
-def store(game_dir: Path, game_id: str, moderator: PublicCard, entries: Sequence[Entry]) -> None:
-    """Replace the ledger (atomically and durably), sealed to ``moderator``."""
+def _check_kept(game_dir: Path, path: Path, entries: Sequence[Entry]) -> None:
+    """Raise FormatError when ``press/`` keeps a relayed copy the ledger does not list, beyond
+    the next number (a relay stopped between its copy and its ledger entry leaves that one):
+    the ledger was deleted or an older one put back, which would relay a message again."""
+    known = {e.number for e in entries}
+    after = max(known, default=0) + 1
+    try:
+        names = os.listdir(Path(game_dir) / PRESS_DIR)
+    except OSError:
+        return
+    unlisted = sorted(int(n[:6]) for n in names if _KEPT.fullmatch(n) and int(n[:6]) not in known | {after})
+    if unlisted:
+        raise FormatError(
+            f"{path}: the press ledger lists {len(entries)} message(s), but press/ keeps the relayed "
+            f"copy of message {unlisted[0]}: the ledger was deleted, or an older one put back",
+            _RESTORE,
+        )
+
+
+def store(game_dir: Path, game_id: str, moderator: Identity, entries: Sequence[Entry]) -> None:
+    """Replace the ledger (atomically and durably), signed by and sealed to ``moderator``."""
     from pbem.folder import atomic_write
 
-    doc = {"format": LEDGER_FORMAT, "game_id": game_id, "entries": [e.to_json() for e in entries]}
-    raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
+    body = {"format": LEDGER_FORMAT, "game_id": game_id, "entries": [e.to_json() for e in entries]}
+    signature = base64.b64encode(moderator.sign(LEDGER_DOMAIN, canonical.dumps(body))).decode()
+    raw = canonical.dumps({**body, "signature": signature})
     path = ledger_path(game_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, encrypt(raw, [moderator], pad_to=LEDGER_SIZE))
+    atomic_write(path, encrypt(raw, [moderator.public()], pad_to=LEDGER_SIZE))
 
 
 def sent_in(entries: Sequence[Entry], sender: str, turn: int) -> int:

@@ -291,7 +291,7 @@ def relay(folder: GameFolder, identity: Identity, plain: str, label: str, receiv
     )
     text = relayed_text(save.game_id, number, save.turn, sealed)
     write_once(folder.path / PRESS_DIR / entry.filename, text)
-    ledger.store(folder.path, save.game_id, save.moderator, (*entries, entry))
+    ledger.store(folder.path, save.game_id, identity, (*entries, entry))
     return Relayed(entry, text)
 
 
