@@ -188,7 +188,9 @@ def _from_rebuilt(
             for seat in range(len(names))
             if (part := _private(game, views[seat], step.events, here, told_by))
         )
-        orders, verbatim_all = _orders(folder, game, step, views, here, moderator, verbatim_all)
+        # seats the stand-in played this turn: the engine's public event in the next turn's save
+        stood = {} if index == last else _stood_in(built.signed.get(built.steps[index + 1].turn))
+        orders, verbatim_all = _orders(folder, game, step, views, here, moderator, verbatim_all, stood)
         note = ""
         if index == last and not finished:
             accepted = {int(seat): entry["orders"] for seat, entry in pending.items()}
@@ -297,21 +299,42 @@ def _orders(
     names: Sequence[str],
     moderator: Identity | None,
     verbatim_all: bool,
+    stood: Mapping[int, str] | None = None,
 ) -> tuple[tuple[PlayerOrders, ...], bool]:
+    """Each seat's orders of ``step``: as written (the moderator's key opens their order file)
+    or written back by the game; ``stood``: the seats the stand-in played, and how."""
     out = []
     for seat, orders in sorted(step.orders.items()):
         lines = None
-        if moderator is not None:
+        if moderator is not None and seat not in (stood or {}):
             lines = _sealed_orders(folder, game, views[seat], names[seat], step.turn, orders, moderator)
         if lines is not None:
             out.append(PlayerOrders(names[seat], lines, True))
             continue
         verbatim_all = False
-        note = "written back by the game from the save" + (
-            "" if moderator is None else " (no order file of theirs gives these orders: the stand-in's?)"
-        )
+        if seat in (stood or {}):
+            note = f"the stand-in's orders, {(stood or {})[seat]}; written back by the game from the save"
+        else:
+            note = "written back by the game from the save" + (
+                "" if moderator is None else " (no order file of theirs gives these orders: the stand-in's?)"
+            )
         out.append(PlayerOrders(names[seat], _written_back(game, views[seat], orders), False, note))
     return tuple(out), verbatim_all
+
+
+_STAND_IN = re.compile(r"player ([0-9]{1,3})'s orders were played by the stand-in \((.{1,200})\)\.")
+
+
+def _stood_in(save: Save | None) -> dict[int, str]:
+    """The seats whose orders the stand-in played in the turn before ``save``, with how
+    ("filled in by the moderator", "the default orders, deadline passed" ...): read from the
+    public event the engine writes for each (pbem.engine)."""
+    out: dict[int, str] = {}
+    for event in [] if save is None else save.body["events"]:
+        match = _STAND_IN.fullmatch(str(event.get("text", "")) if isinstance(event, dict) else "")
+        if match:
+            out[int(match.group(1)) - 1] = match.group(2)
+    return out
 
 
 def _read(folder: Path) -> Save:

@@ -157,3 +157,28 @@ def test_a_players_own_archive_names_the_players_of_each_turn(played: _Game) -> 
         assert "bob" in page.public_text and "zoe" not in page.public_text, page.turn
         assert not any("zoe" in event for event in page.events), page.turn
     assert f"zoe took over bob's seat at turn {REPLACED_AT}; the turns before name bob." in archive.notes
+
+
+def test_the_stand_ins_orders_are_marked_as_such(played: _Game) -> None:
+    """A resigned seat's orders were shown as 'written back by the game from the save', as
+    a player's own; with the moderator's key, 'the stand-in's?'. The page after says so in
+    its events (public: the engine tells every player which seats the stand-in played)."""
+    for key in (None, played.moderator):
+        archive = build_archive(played.folder.path, key)
+        carols = [
+            orders
+            for page in archive.turns
+            if page.turn > RESIGNED_AT
+            for orders in page.orders
+            if orders.player == "carol"
+        ]
+        assert carols, "carol's seat had turns after she resigned"
+        for orders in carols:
+            assert orders.note.startswith("the stand-in's orders, filled in by the moderator"), orders.note
+            assert not orders.verbatim
+        others = [orders for page in archive.turns for orders in page.orders if orders.player != "carol"]
+        # everyone else wrote their orders: as written with the key, written back without
+        assert others and all(
+            orders.verbatim if key is not None else orders.note == "written back by the game from the save"
+            for orders in others
+        )
