@@ -196,6 +196,14 @@ def archived_press(game_dir: Path, save: Any, moderator: Identity) -> list[Archi
         inner = None if len(letters) != 1 else open_block(letters[0][1], moderator, source, "letter")
         if inner is None:
             raise FormatError(f"{source}: the moderator cannot open press message {entry.number}")
+        # The copy is anyone's to replace (sealed to the public key of the moderator): its
+        # letter must be the one the signed ledger names, by the hash the relay checked.
+        if block.armour_digest(letters[0][1]) != entry.letter:
+            raise FormatError(
+                f"{source}: the kept copy of press message {entry.number} holds another letter than "
+                "the one the moderator relayed (the press ledger names its hash)",
+                "restore press/ from the moderator's backup of the game folder",
+            )
         letter = block.parse(inner[0], block.LETTER, source)
         to = ("all",) if entry.broadcast else entry.to
         sender = SOMEONE if entry.grey else entry.sender

@@ -107,3 +107,34 @@ def test_the_ledger_the_relay_writes_reads_back(table: PressTable) -> None:
         table.relay(said.text)
     entries = ledger.load(table.folder.path, table.folder.read().game_id, table.moderator)
     assert [(e.number, e.sender, e.to) for e in entries] == [(1, "alice", ("bob",))]
+
+
+def test_a_replaced_kept_copy_puts_no_words_in_the_archive(
+    table: PressTable, keys: dict[str, Identity]
+) -> None:
+    """dave's message to all is relayed; mallory replaces its kept copy press/000001.txt by a
+    copy of her own, sealed to the moderator's public key, whose letter says something else.
+    Before: the archive (and, at the end of the game, press/archive.json, which the moderator
+    signs) showed mallory's words as dave's message 1."""
+    from pbem.press import text as block
+    from pbem.press.listing import archived_press
+    from pbem.press.relay import relayed_text
+    from pbem.press.sealed import LETTER_SIZE, RELAY_SIZE, normal_armour
+
+    table.relay(table.say("dave", ("all",), "Good luck, all.").text)
+    save = table.folder.read()
+    moderator = save.moderator
+    headers = [("Game", save.game_id), ("From", "dave"), ("To", "all"), ("Id", "AB" * 16)]
+    letter = block.write(block.LETTER, headers, ["I resign; alice wins."]).encode()
+    armour = encrypt(letter, [moderator], pad_to=LETTER_SIZE)
+    relay_headers = [("Game", save.game_id), ("Number", "1"), ("Turn", "1"), ("From", "dave"), ("To", "all")]
+    lines = [line for line in armour.splitlines() if line and not line.startswith("-----")]
+    sealed = encrypt(
+        (block.write(block.RELAY, relay_headers) + normal_armour(lines)).encode(),
+        [moderator],
+        pad_to=RELAY_SIZE,
+    )
+    kept = table.folder.path / "press" / "000001.txt"
+    kept.write_text(relayed_text(save.game_id, 1, 1, sealed))
+    with pytest.raises(FormatError, match="holds another letter than the one the moderator relayed"):
+        archived_press(table.folder.path, save, table.moderator)
