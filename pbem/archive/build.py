@@ -498,12 +498,13 @@ def palette_of(game: Game, players: int) -> tuple[str, ...]:
 def build_archive(folder: Path, identity: Identity | None = None) -> Archive:
     """The archive ``identity`` may have of the game in ``folder``: without a key, a finished
     game's full archive; with the moderator's key, the full one (confidential before the
-    end); with a player's key, the full one after the end, their own before it."""
+    end); with any other key, the full one after the end (the game is public then), and a
+    player's own archive before it (ForeignError for a key that holds no seat)."""
     if identity is None:
         return finished_archive(folder)
     save = _read(folder)
     if identity.public().verify_key == save.moderator.verify_key:
         return moderator_archive(folder, identity)
-    if save.body["seed"] is not None and seat_of_key(save, identity) is not None:
+    if save.body["seed"] is not None:  # over: public to all, whoever's key this is
         return finished_archive(folder)
     return player_archive(folder, identity)

@@ -18,6 +18,7 @@ from pbem.inputs import shorten, visible
 from pbem.keys import Identity
 from pbem.moderator.quarantine import file_token
 from pbem.registry import get_game
+from pbem.save import Save
 
 
 @dataclass(frozen=True)
@@ -98,8 +99,9 @@ def archive_game(
 def archive_root(root: Path, out: Path, identity: Identity | None = None) -> list[Written]:
     """Archive every game folder under ``root`` that ``identity`` may archive (without a key:
     the finished ones) into ``out``, and write an index page of them all.  A game that is
-    refused does not stop the others: its line in the index says why.  Without a key, a game
-    still being played is listed as such (``skipped``), not refused."""
+    refused does not stop the others: its line in the index says why.  A game still being
+    played that ``identity`` may not open (no key, or a key holding no seat in it) is listed
+    as such (``skipped``), not refused."""
     from pbem.archive.build import _read
     from pbem.moderator.overview import game_folders
 
@@ -111,9 +113,12 @@ def archive_root(root: Path, out: Path, identity: Identity | None = None) -> lis
     taken: set[str] = set()
     for folder in folders:
         try:
-            if identity is None and (save := _read(folder)).body["seed"] is None:
+            save = _read(folder)
+            if save.body["seed"] is None and not _may_open(save, identity):
                 title = get_game(save.game).info.title
                 what = f"{title}, not over yet (turn {save.turn}): archived once it ends"
+                if identity is not None:
+                    what += f" (key {identity.name} holds no seat in it)"
                 done.append(Written(folder, None, None, what, skipped=True))
                 continue
             done.append(archive_game(folder, out, identity, taken))
@@ -122,6 +127,18 @@ def archive_root(root: Path, out: Path, identity: Identity | None = None) -> lis
             done.append(Written(folder, None, None, "", problem))
     write_index(done, out)
     return done
+
+
+def _may_open(save: Save, identity: Identity | None) -> bool:
+    """Whether ``identity`` may archive ``save``'s game before its end: the game's moderator,
+    or a player of it (their own archive)."""
+    from pbem.archive.build import seat_of_key
+
+    if identity is None:
+        return False
+    return (
+        identity.public().verify_key == save.moderator.verify_key or seat_of_key(save, identity) is not None
+    )
 
 
 def write_index(done: list[Written], out: Path) -> tuple[Path, Path]:
