@@ -147,11 +147,21 @@ def line_chart(
 
 def text_table(chart: Chart, width: int = 72) -> list[str]:
     """``chart`` as a plain-text table (one row per turn, a column per player), at most
-    ``width`` columns: names are cut to fit, "-" where the reader could not know."""
+    ``width`` columns: a name longer than its column goes on over more header lines, "-"
+    where the reader could not know."""
     count = max(1, len(chart.series))
     column = max(5, min(12, (width - 6) // count))
-    head = "turn".rjust(5) + "".join(name[: column - 1].rjust(column) for name, _ in chart.series)
-    rows = [chart.title + ":", head]
+    # a name longer than its column goes on over the next header lines (cut, names sharing
+    # their first letters, "clubname-alice" and "clubname-bob", could not be told apart)
+    cut = column - 1
+    parts = [[name[at : at + cut] for at in range(0, len(name), cut)] or [""] for name, _ in chart.series]
+    heads = max((len(p) for p in parts), default=1)
+    rows = [chart.title + ":"]
+    if heads == 1:
+        rows.append("turn".rjust(5) + "".join(p[0].rjust(column) for p in parts))
+    for line in range(heads if heads > 1 else 0):
+        cells = "".join(" " + (p[line] if line < len(p) else "").ljust(cut) for p in parts)
+        rows.append((("turn" if line == 0 else "").rjust(5) + cells).rstrip())
     for index, turn in enumerate(chart.turns):
         cells = "".join(
             ("-" if row[index] is None else str(row[index])).rjust(column) for _, row in chart.series
