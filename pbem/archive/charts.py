@@ -57,6 +57,30 @@ def _runs(points: Sequence[tuple[float, float] | None]) -> list[list[tuple[float
     return [run for run in runs if run]
 
 
+CHAR_WIDTH = 7.2
+"""A generous width of one character of the legend's 12-pixel sans-serif text, in pixels."""
+_KEY = 22
+"""The legend's line and marker before each name, in pixels."""
+
+
+def _label(name: str, last: int | None) -> str:
+    return name + ("" if last is None else f": {last}")
+
+
+def _legend_columns(chart: Chart, room: float, most: int) -> int:
+    """Legend entries a row: ``most``, or fewer when the longest name would run into the
+    entry beside it (pbem allows 32-character names)."""
+    longest = max(
+        (
+            len(_label(name, next((v for v in reversed(row) if v is not None), None)))
+            for name, row in chart.series
+        ),
+        default=0,
+    )
+    needed = _KEY + longest * CHAR_WIDTH + 8
+    return max(1, min(most, int(room // needed)))
+
+
 def line_chart(
     chart: Chart,
     names: Sequence[str],
@@ -74,7 +98,7 @@ def line_chart(
     keeps its size on a phone instead of being shrunk with a wide drawing.  Never raises for
     a chart with no values (it draws empty axes)."""
     left, right, top, bottom = 44, 16, 30, 40
-    columns = 2 if width < NARROW else 4
+    columns = _legend_columns(chart, width - left - right, 2 if width < NARROW else 4)
     legend_rows = (len(chart.series) + columns - 1) // columns
     total_height = height + 18 * legend_rows
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -135,7 +159,7 @@ def line_chart(
         last = next((v for v in reversed(row) if v is not None), None)
         lx = left + (index % columns) * (plot_w / columns)
         ly = height + 18 * (index // columns) + 4
-        label = escape(name) + ("" if last is None else f": {last}")
+        label = escape(_label(name, last))
         out.append(
             f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{lx + 16:.1f}" y2="{ly:.1f}" stroke="{colour}" '
             f'stroke-width="2"/>{_marker(mark, lx + 8, ly, colour)}'
