@@ -178,6 +178,28 @@ class ReportCopies:
         except OSError:
             return
 
+    def written_after(self, report: Report) -> tuple[int, int, Path] | None:
+        """A kept report of ``report``'s game and player written after it (a higher revision)
+        for the same or an earlier turn, as (turn, revision, path); None when there is none.
+
+        Such a copy means the moderator went back (``pbem rollback``) or wrote the turn
+        again after ``report``: ``report`` shows a position the game left.  A report of an
+        earlier turn read again is not one (every later copy is of a later turn).  Never
+        raises."""
+        data = report.data
+        turn, revision = self._number(data.get("turn")), self._number(data.get("revision"))
+        folder = self._dir(str(data.get("game_id")), str(data.get("player")))
+        if folder is None or turn is None or revision is None:
+            return None
+        for path in _named(folder, "turn-"):
+            name = path.name  # turn-NNNNNNNNN.rev-NNNNNNNNN.txt
+            kept_turn, kept_revision = name[5:14], name[19:28]
+            if not (kept_turn.isdigit() and kept_revision.isdigit()):
+                continue
+            if int(kept_turn) <= turn and int(kept_revision) > revision:
+                return int(kept_turn), int(kept_revision), path
+        return None
+
     def of_game(self, game_id: str) -> list[Path]:
         """Every kept report of game ``game_id``, each player's kept here, sorted by player
         then turn (none when the game id is malformed or nothing is kept)."""
@@ -274,7 +296,9 @@ def read_report(
 
     With ``moderator`` the report must be signed by that card (which is then pinned);
     without, by the key first seen for this game.  Raises SignatureError, FormatError,
-    ForeignError (another player's report) or UsageError (the public report).
+    ForeignError (another player's report), UsageError (the public report) or ReplayError
+    (a report the game was written again after: a kept copy of the same or an earlier turn
+    has a higher revision, see :meth:`ReportCopies.written_after`).
     """
     report = parse_report(report_text, source, identity, moderator)
     pins = KnownModerators(home or default_home())
@@ -290,7 +314,18 @@ def read_report(
         pins.pin(game_id, moderator)
     elif first:
         pins.pin(game_id, report.moderator)
-    ReportCopies(home or default_home()).keep(report)
+    copies = ReportCopies(home or default_home())
+    later = copies.written_after(report)
+    if later is not None:
+        raise ReplayError(
+            f"{source} is the report of turn {report.data['turn']} written as revision "
+            f"{report.data['revision']}, but the game was written again after it: you have read "
+            f"revision {later[1]} (turn {later[0]}); the moderator went back (a rollback), so this "
+            "report shows a position the game has left",
+            f"read your newest report: reports/turn-{later[0]:04d}/{report.data['player']}.txt "
+            "(or ask the moderator for it); do not write orders from this one",
+        )
+    copies.keep(report)
     return report
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pbem.engine import GameFolder
-from pbem.errors import SignatureError, UsageError
+from pbem.errors import ReplayError, SignatureError, UsageError
 from pbem.keys import Identity
 from pbem.player import KnownModerators, read_report
 from pbem.witness import witness
@@ -94,3 +94,40 @@ def test_verify_with_a_game_written_by_another_key_is_refused_by_the_kept_report
     final = rogue.read()
     with pytest.raises(SignatureError, match="was not signed by moderator mallory"):
         witness([final], final, [(text, source)])
+
+
+def test_a_report_undone_by_a_rollback_is_not_believed_once_its_successor_was_read(
+    table: Table, keys: dict[str, Identity], tmp_path: Path
+) -> None:
+    """The moderator rolls turn 2 back (a fresh shuffle; the old reports go to undone/);
+    alice reads the new report of turn 2.  mallory then hands her the undone one, validly
+    signed by the same moderator.  Before: `pbem read` showed it as her report, exit 0, and
+    `pbem orders` wrote a form from it (orders from a position that no longer exists)."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    home = tmp_path / "alice-home"
+    while table.folder.read().turn < 2 or table.awaited() != "alice":
+        table.play_step()
+    turn = table.folder.read().turn
+    old_text, _ = table.report_text("alice")
+    old = tmp_path / "old.txt"
+    old.write_text(old_text)
+    table.folder.rollback(table.moderator, turn, now=table.tick())
+    new_text, source = table.report_text("alice")
+    assert new_text != old_text
+    read_report(new_text, source, keys["alice"], home=home)
+    with pytest.raises(ReplayError, match="was written again after it"):
+        read_report(old_text, str(old), keys["alice"], home=home)
+    keys["alice"].save(tmp_path / "alice.key")
+    for command in ("read", "orders"):
+        result = CliRunner().invoke(
+            main, [command, str(old), "--key", str(tmp_path / "alice.key")], env={"PBEM_HOME": str(home)}
+        )
+        assert result.exit_code == 1, result.output
+        assert f"reports/turn-{turn:04d}/alice.txt" in result.stderr
+    # the newest one, and a report of an earlier turn, still read
+    read_report(new_text, source, keys["alice"], home=home)
+    first = table.folder.reports_dir(1) / "alice.txt"
+    assert read_report(first.read_text(), str(first), keys["alice"], home=home).data["turn"] == 1
