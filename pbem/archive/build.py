@@ -219,7 +219,7 @@ def _from_rebuilt(
     notes += seat_changes([built.last[step.turn] for step in built.steps if step.turn in built.last])
     rollbacks = save.body.get("reseeds") or []
     if rollbacks:
-        to = ", ".join(str(r.get("turn")) for r in rollbacks if isinstance(r, dict))
+        to = ", then of turn ".join(str(r.get("turn")) for r in rollbacks if isinstance(r, dict))
         notes.append(
             f"The moderator rolled the game back {counted(len(rollbacks), 'time')} (to the start of turn "
             f"{to}); the turns undone are not shown (their files are in the game folder's undone/)."
