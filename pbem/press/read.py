@@ -61,15 +61,16 @@ class Letter:
 
 
 def _moderator(game_id: str, given: PublicCard | None, home: Path | None) -> PublicCard:
-    """The card the relay block must be signed by: ``given`` (then pinned), else the key
-    pinned for the game.  Raises UsageError when none is known, SignatureError when ``given``
-    is not the pinned key."""
+    """The card the relay block must be signed by: ``given`` (pinned by :func:`read_letter`
+    once a relay block it signed verifies), else the key pinned for the game.  Raises
+    UsageError when none is known, SignatureError when ``given`` is not the pinned key."""
     from pbem.folder import default_home
     from pbem.player import KnownModerators
 
     pins = KnownModerators(home or default_home())
     if given is not None:
-        pins.check(game_id, given, "the moderator card given")
+        # checked against a pin here, pinned by the caller once the relay block verifies
+        pins.check(game_id, given, "the moderator card given", pin=False)
         return given
     known = pins._read().get(game_id)
     if not isinstance(known, dict) or not isinstance(known.get("sign"), str):
@@ -113,6 +114,11 @@ def read_letter(
             "a forged press message",
             "do not believe it; tell your moderator",
         ) from None
+    if moderator is not None:  # a card given: pinned only once a relay block it signed verified
+        from pbem.folder import default_home
+        from pbem.player import KnownModerators
+
+        KnownModerators(home or default_home()).check(game_id, moderator, source)
     letters = block.age_blocks(plain.split(block.end(block.RELAY), 1)[1])
     if len(letters) != 1 or block.armour_digest(letters[0][1]) != relay.header("Letter").lower():
         raise FormatError(f"{source}: the letter is not the one the moderator relayed")

@@ -138,3 +138,25 @@ def test_a_replaced_kept_copy_puts_no_words_in_the_archive(
     kept.write_text(relayed_text(save.game_id, 1, 1, sealed))
     with pytest.raises(FormatError, match="holds another letter than the one the moderator relayed"):
         archived_press(table.folder.path, save, table.moderator)
+
+
+def test_a_moderator_card_that_signed_no_relay_block_is_not_pinned(
+    table: PressTable, keys: dict[str, Identity], tmp_path: Path
+) -> None:
+    """bob is mailed "the moderator's card" (mallory's) and passes it to `pbem press read`
+    for a real relayed copy: refused as forged.  Before: mallory's key was pinned for the game
+    all the same, so bob's real reports and press were refused afterwards."""
+    from pbem.errors import SignatureError, UsageError
+    from pbem.player import KnownModerators
+    from pbem.press.read import read_letter
+
+    relayed = table.relay(table.say("alice", ("bob",), "hello").text)
+    home = tmp_path / "bob-home"
+    with pytest.raises(SignatureError, match="a forged press message"):
+        read_letter(relayed.text, "press.txt", keys["bob"], keys["mallory"].public(), home)
+    assert KnownModerators(home)._read() == {}
+    with pytest.raises(UsageError, match="no moderator key is known here"):
+        read_letter(relayed.text, "press.txt", keys["bob"], None, home)
+    letter = read_letter(relayed.text, "press.txt", keys["bob"], table.moderator.public(), home)
+    assert letter is not None and letter.text == ("hello",)
+    assert read_letter(relayed.text, "press.txt", keys["bob"], None, home) is not None
