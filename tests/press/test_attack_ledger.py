@@ -160,3 +160,20 @@ def test_a_moderator_card_that_signed_no_relay_block_is_not_pinned(
     letter = read_letter(relayed.text, "press.txt", keys["bob"], table.moderator.public(), home)
     assert letter is not None and letter.text == ("hello",)
     assert read_letter(relayed.text, "press.txt", keys["bob"], None, home) is not None
+
+
+def test_press_sealed_for_another_game_of_the_same_moderator_is_refused(
+    table: PressTable, keys: dict[str, Identity], tmp_path: Path
+) -> None:
+    """Held: alice's press for another game with the same moderator and players, copied into
+    this game's inbox, is refused by the game id its envelope signs."""
+    from pbem.errors import ForeignError
+    from pbem.press.rules import PressRules
+
+    from .conftest import new_table
+
+    other = new_table(tmp_path / "other", keys, PressRules(mode="full", grey=True), "other")
+    said = other.say("alice", ("bob",), "meant for the other game")
+    with pytest.raises(ForeignError, match="this press is for game"):
+        table.relay(said.text)
+    assert not ledger_path(table.folder.path).exists()
