@@ -443,10 +443,15 @@ def preview(game_dir: str, keyfile: str, state_dir: str | None) -> None:
 )
 def open_cmd(file: str, keyfile: str) -> None:
     """Show a notice (or any text) with its encrypted parts opened with your key."""
+    from pbem.folder import default_home
     from pbem.inputs import read_text
-    from pbem.moderator.notices import open_text
+    from pbem.moderator.notices import open_text, signature_verdict
 
-    click.echo(open_text(read_text(file, "file", 16 * 1024 * 1024), load_key(keyfile), file), nl=False)
+    text = read_text(file, "file", 16 * 1024 * 1024)
+    click.echo(open_text(text, load_key(keyfile), file), nl=False)
+    verdict = signature_verdict(text, default_home())  # a notice: is it the moderator's?
+    if verdict is not None:
+        click.echo(verdict, err=True)
 
 
 @click.command("log")

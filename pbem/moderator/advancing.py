@@ -146,7 +146,7 @@ class Advancing:
         for seat, player in enumerate(save.body["players"]):
             name = save.names[seat]
             if player["status"] == "active" and record.seat(name).abandoned:
-                tell_abandoned(post, game_dir, save, name, now, policy, record)
+                tell_abandoned(post, game_dir, save, name, now, policy, record, self.identity)
                 folder.set_status(self.identity, name, "abandoned", now=datetime.fromtimestamp(now, UTC))
                 record = record.logged(
                     f"{name} abandoned the game", at=now, kind="abandoned", turn=save.turn, player=name
@@ -224,7 +224,7 @@ class Advancing:
             kind="turn-resolved",
             turn=from_turn if isinstance(from_turn, int) else None,
         )
-        record, played = tell_stand_ins(post, record, save, self.card, advancing, now, policy)
+        record, played = tell_stand_ins(post, record, save, self.identity, advancing, now, policy)
         record = self._ensure_clock(game_dir, record, save, now)
         record = with_stood_in(record, played)
         return self._sync_statuses(folder, game_dir, record, save, now, policy, post)

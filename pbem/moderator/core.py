@@ -944,9 +944,9 @@ class Moderator(Advancing, Retries):
             notice = relabel(notice, self._source(item), *mail_label(origin))
         if seat is not None and notice.kind in VERIFIED_KINDS:
             recipients = [save.players[seat], self.card] if notice.secret is not None else []
-            post.put(save.names[seat], filename, notice.render(recipients), notice.subject)
+            post.put(save.names[seat], filename, notice.render(recipients, self.identity), notice.subject)
             return
-        text = notice.render()
+        text = notice.render(signer=self.identity)
         owner = save.seat_of(item.folder)
         if owner is not None:
             post.put(save.names[owner], filename, text, notice.subject)

@@ -3,7 +3,9 @@
 A notice is plain text with a public part (the file, the turn, the kind of problem, what to
 do) and, when the details may name hidden facts (the game's line-by-line errors speak of
 the player's own cards), those details encrypted with age to that player and the
-moderator.  ``pbem open NOTICE --key YOU.key`` shows them.
+moderator.  ``pbem open NOTICE --key YOU.key`` shows them.  The moderator signs the words of
+every notice it writes (domain ``pbem-notice/v1``), and ``pbem open`` checks them against the
+moderator key the player pinned for the game.
 """
 
 from __future__ import annotations
@@ -105,8 +107,16 @@ class Notice:
             verdict = "already accepted"
         return f"[pbem {self.game_id}] turn {self.turn}: your orders were {verdict}"
 
-    def render(self, recipients: Sequence[PublicCard] = ()) -> str:
-        """The notice text; the secret part is encrypted to ``recipients`` (left out if none)."""
+    def render(self, recipients: Sequence[PublicCard] = (), signer: Identity | None = None) -> str:
+        """The notice text; the secret part is encrypted to ``recipients`` (left out if none).
+
+        With ``signer`` (the moderator) the text ends with its signature of the notice's words
+        (:func:`signature_lines`), which ``pbem open`` checks against the pinned key."""
+        text = self._text(recipients)
+        return text if signer is None else text + "\n".join(signature_lines(text, signer)) + "\n"
+
+    def _text(self, recipients: Sequence[PublicCard]) -> str:
+        """:meth:`render` without the signature."""
         lines = [f"pbem moderator notice: game {self.game_id}, turn {self.turn}"]
         if self.source:
             lines += [
@@ -130,6 +140,87 @@ class Notice:
                 ),
             ]
         return "\n".join(lines) + "\n"
+
+
+NOTICE_DOMAIN = "pbem-notice/v1"
+SIGNATURE_BEGIN = "-----BEGIN PBEM NOTICE SIGNATURE-----"
+SIGNATURE_END = "-----END PBEM NOTICE SIGNATURE-----"
+NOTICE_START = "pbem moderator notice: game "
+"""The first line of every notice (then the game id, a comma and the turn)."""
+
+
+def _words(lines: Sequence[str]) -> bytes:
+    """What a notice's signature covers: its words in order, joined by single spaces (mail
+    quoting removed by the caller, NFC), so re-indenting, line ends and folded lines do not
+    matter and every word does."""
+    import unicodedata
+
+    return unicodedata.normalize("NFC", " ".join(" ".join(lines).split())).encode("utf-8")
+
+
+def signature_lines(text: str, signer: Identity) -> list[str]:
+    """The lines that sign the notice ``text`` (its words, from its first line)."""
+    import base64
+
+    signature = base64.b64encode(signer.sign(NOTICE_DOMAIN, _words(text.splitlines()))).decode()
+    return ["", SIGNATURE_BEGIN, signature[:64], signature[64:], SIGNATURE_END]
+
+
+def signature_verdict(text: str, home: Any) -> str | None:
+    """What ``pbem open`` says of a notice's signature, one line; None when ``text`` is no
+    notice.  A notice is believed only when it is signed by the moderator key pinned for its
+    game (:class:`pbem.player.KnownModerators` under ``home``); never raises for any text."""
+    import base64
+    import binascii
+
+    from pbem.errors import PbemError
+    from pbem.keys import PublicCard, key_id_of
+    from pbem.mailtext import unquoted
+    from pbem.player import KnownModerators
+
+    lines = [line.strip() for line in unquoted(text)]
+    start = next((i for i, line in enumerate(lines) if line.startswith(NOTICE_START)), None)
+    if start is None:
+        return None
+    game_id = lines[start][len(NOTICE_START) :].split(",", 1)[0].strip().upper()
+    if len(game_id) != 16 or not all(c in "0123456789ABCDEF" for c in game_id):
+        return "pbem: warning: this notice names no game id pbem writes: do not act on it"
+    begin = next((i for i in range(start, len(lines)) if lines[i] == SIGNATURE_BEGIN), None)
+    end = (
+        None
+        if begin is None
+        else next((i for i in range(begin, len(lines)) if lines[i] == SIGNATURE_END), None)
+    )
+    if begin is None or end is None:
+        return (
+            "pbem: warning: this notice is not signed: anyone who can write your folder or "
+            "mail you can write one; do not act on it, your next report is what counts"
+        )
+    try:
+        known = KnownModerators(home)._read().get(game_id)
+    except (PbemError, OSError):
+        known = None
+    if not isinstance(known, dict) or not isinstance(known.get("sign"), str):
+        return (
+            f"pbem: warning: no moderator key is pinned here for game {game_id}, so this "
+            "notice's signature cannot be checked: read a report of the game first (pbem read)"
+        )
+    try:
+        key = bytes.fromhex(known["sign"])
+        signature = base64.b64decode("".join(lines[begin + 1 : end]), validate=True)
+        PublicCard("moderator", key, "").verify(NOTICE_DOMAIN, _words(lines[start:begin]), signature)
+    except (ValueError, binascii.Error, PbemError):
+        return (
+            f"pbem: warning: this notice is NOT signed by the moderator of game {game_id} "
+            "(the key pinned here): a forged or changed notice; do not act on it"
+        )
+    outside = sum(1 for line in [*lines[:start], *lines[end + 1 :]] if line)
+    if outside:
+        return (
+            f"pbem: warning: the notice is signed by the moderator of game {game_id}, but {outside} "
+            "line(s) above or below it are not part of it: do not act on them"
+        )
+    return f"pbem: signed by the moderator of game {game_id} (key {key_id_of(key).hex().upper()})"
 
 
 def notice_filename(turn: int, key: str) -> str:
@@ -218,8 +309,10 @@ def abandoned_notice(game_id: str, turn: int, when: str, stand: str, missed: int
 def open_text(text: str, identity: Identity, source: str = "the file") -> str:
     """``text`` with every age block decrypted with ``identity`` (its padding left out).
 
-    Notices are not signed and anyone may mail one, so what is shown is made safe: control
-    characters as escapes (no terminal escape sequence reaches the reader).  Raises
+    Anyone may mail a file that looks like a notice (whether the moderator signed it is
+    :func:`signature_verdict`'s to say), so what is shown is made safe: control characters
+    as escapes (no terminal escape sequence reaches the reader); the signature's own lines
+    are left out.  Raises
     FormatError, naming ``source`` and the block's line, if a block is not for this key,
     is cut off (no END line) or does not hold UTF-8 text.
     """
@@ -229,6 +322,7 @@ def open_text(text: str, identity: Identity, source: str = "the file") -> str:
     out: list[str] = []
     block: list[str] | None = None
     start = 0
+    signature = False  # inside the signature's lines (:func:`signature_verdict` checks them)
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if block is None and stripped == AGE_BEGIN:
@@ -248,6 +342,10 @@ def open_text(text: str, identity: Identity, source: str = "the file") -> str:
                 details = [visible(part) for part in plain.splitlines()]
                 out += ["----- encrypted details -----", *details, "----- end of details -----"]
                 block = None
+        elif stripped == SIGNATURE_BEGIN:
+            signature = True
+        elif signature:
+            signature = stripped != SIGNATURE_END
         else:
             out.append(visible(line))
     if block is not None:

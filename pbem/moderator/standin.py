@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pbem.engine import Loaded
-from pbem.keys import PublicCard
+from pbem.keys import Identity
 from pbem.moderator.notices import abandoned_notice, describe_stand_in, stand_in_notice
 from pbem.moderator.post import Post
 from pbem.moderator.record import Record, iso_time
@@ -49,7 +49,7 @@ def tell_stand_ins(
     post: Post,
     record: Record,
     save: Save,
-    moderator: PublicCard,
+    moderator: Identity,
     advancing: Mapping[str, object],
     now: int,
     policy: TimingPolicy,
@@ -85,7 +85,7 @@ def tell_stand_ins(
         post.put(
             save.names[seat],
             f"stand-in-turn-{turn:04d}.txt",
-            notice.render([save.players[seat], moderator]),
+            notice.render([save.players[seat], moderator.public()], moderator),
             notice.subject,
         )
         what = "finished the go" if rest else "played"
@@ -97,7 +97,14 @@ def tell_stand_ins(
 
 
 def tell_abandoned(
-    post: Post, game_dir: Path, save: Save, name: str, now: int, policy: TimingPolicy, record: Record
+    post: Post,
+    game_dir: Path,
+    save: Save,
+    name: str,
+    now: int,
+    policy: TimingPolicy,
+    record: Record,
+    signer: Identity | None = None,
 ) -> None:
     """Tell ``name`` their seat is marked abandoned (before the save says so: a crash in
     between tells them again under the same file name, which changes nothing)."""
@@ -109,7 +116,8 @@ def tell_abandoned(
     notice = abandoned_notice(
         save.game_id, save.turn, iso_time(now), str(policy.on_abandoned), missed, policy.abandon_count
     )
-    post.put(save.names[seat], f"abandoned-turn-{save.turn:04d}.txt", notice.render(), notice.subject)
+    text = notice.render(signer=signer)
+    post.put(save.names[seat], f"abandoned-turn-{save.turn:04d}.txt", text, notice.subject)
 
 
 def with_stood_in(record: Record, names: Sequence[str]) -> Record:
