@@ -16,10 +16,12 @@ from pbem.cli_options import EXISTING_FILE, EXISTING_FOLDER, EXISTING_PATH, MODE
 from pbem.cli_options import load_card as _card
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from datetime import datetime
 
     from pbem.engine import GameFolder
     from pbem.keys import Identity
+    from pbem.press.ledger import Entry
     from pbem.press.say import Said
 
 _player_key = click.option(
@@ -239,6 +241,11 @@ def press_list(folder: str, keyfile: str) -> None:
         click.echo(line)
     entries = ledger.load(Path(folder), save.game_id, identity)
     click.echo(f"{counted(len(entries), 'message')} relayed")
+    _list_entries(entries)
+
+
+def _list_entries(entries: Sequence[Entry]) -> None:
+    """The ledger's messages, a line each: number, turn, sender, recipients, kind, when."""
     for e in entries:
         to = "all" if e.broadcast else ", ".join(e.to)
         flags = [
@@ -246,6 +253,27 @@ def press_list(folder: str, keyfile: str) -> None:
             "readable" if e.readable else "encrypted to the recipients only",
         ]
         click.echo(f"  {e.number:4d}  turn {e.turn}  {e.sender} -> {to}  ({', '.join(flags)})  {e.received}")
+
+
+@press.command("sign-ledger")
+@click.argument("folder", type=EXISTING_FOLDER)
+@MODERATOR_KEY
+def press_sign_ledger(folder: str, keyfile: str) -> None:
+    """Sign the press ledger of the game in FOLDER that the pbem of the first day of press
+    wrote unsigned (moderator): by running this, you vouch that it is the one you wrote.
+    The messages it lists are printed; check them against your own record first."""
+    from pbem.engine import GameFolder
+    from pbem.keys import Identity
+    from pbem.press import ledger
+    from pbem.wording import counted
+
+    identity = Identity.load(keyfile)
+    save = GameFolder(folder).read(identity.public())
+    entries = ledger.sign_legacy(Path(folder), save.game_id, identity)
+    click.echo(
+        f"press/ledger.txt of game {save.game_id}: {counted(len(entries), 'message')}, signed by your key"
+    )
+    _list_entries(entries)
 
 
 def register(main: click.Group) -> None:

@@ -115,17 +115,18 @@ def ledger_path(game_dir: Path) -> Path:
 _RESTORE = "restore press/ledger.txt from the moderator's backup of the game folder"
 
 
-def load(game_dir: Path, game_id: str, identity: Identity) -> tuple[Entry, ...]:
-    """The game's relayed messages, oldest first (none when nothing was relayed).
+LEGACY_FORMAT = "pbem-press-ledger/v1"
+"""The unsigned ledger of the first day of press: read only by :func:`sign_legacy`."""
 
-    Raises FormatError when the ledger is damaged, another game's, not signed by the
-    moderator (``identity``), or missing or older than the relayed copies ``press/`` keeps."""
+
+def _opened(game_dir: Path, identity: Identity) -> tuple[Path, dict[str, Any]] | None:
+    """The ledger's path and its JSON object, opened with ``identity``; None when there is
+    none.  Raises FormatError when it is not sealed to ``identity``, damaged or no ledger."""
     from pbem.inputs import read_text
 
     path = ledger_path(game_dir)
     if not path.exists() and not path.is_symlink():
-        _check_kept(game_dir, path, ())
-        return ()
+        return None
     text = read_text(path, "press ledger", MAX_LEDGER)
     opened = open_block(text, identity, str(path), "press ledger")
     if opened is None:
@@ -134,8 +135,30 @@ def load(game_dir: Path, game_id: str, identity: Identity) -> tuple[Entry, ...]:
         doc = canonical.loads(opened[0].rstrip().encode("utf-8"), str(path))
     except FormatError:
         raise FormatError(f"{path}: the press ledger is damaged (not JSON)") from None
-    if not isinstance(doc, dict) or doc.get("format") not in (LEDGER_FORMAT, "pbem-press-ledger/v1"):
+    if not isinstance(doc, dict) or doc.get("format") not in (LEDGER_FORMAT, LEGACY_FORMAT):
         raise FormatError(f"{path}: not a pbem press ledger")
+    return path, doc
+
+
+def load(game_dir: Path, game_id: str, identity: Identity) -> tuple[Entry, ...]:
+    """The game's relayed messages, oldest first (none when nothing was relayed).
+
+    Raises FormatError when the ledger is damaged, another game's, not signed by the
+    moderator (``identity``; an unsigned ledger of the first day of press says how the
+    moderator signs it: :func:`sign_legacy`), or missing or older than the relayed copies
+    ``press/`` keeps."""
+    found = _opened(game_dir, identity)
+    if found is None:
+        _check_kept(game_dir, ledger_path(game_dir), ())
+        return ()
+    path, doc = found
+    if doc.get("format") == LEGACY_FORMAT:
+        raise FormatError(
+            f"{path}: the press ledger was written by the pbem of the first day of press, which did "
+            "not sign it: pbem cannot tell it from a ledger anybody sealed to the moderator's key",
+            f"if it is the one your moderator wrote, sign it: pbem press sign-ledger {Path(game_dir)} "
+            "--key MODERATOR.key (it lists the messages to check first)",
+        )
     body = {k: v for k, v in doc.items() if k != "signature"}
     try:
         signature = base64.b64decode(str(doc.get("signature")), validate=True)
@@ -172,6 +195,29 @@ def _check_kept(game_dir: Path, path: Path, entries: Sequence[Entry]) -> None:
             f"copy of message {unlisted[0]}: the ledger was deleted, or an older one put back",
             _RESTORE,
         )
+
+
+def sign_legacy(game_dir: Path, game_id: str, identity: Identity) -> tuple[Entry, ...]:
+    """Sign the unsigned ledger of the first day of press (:data:`LEGACY_FORMAT`) with the
+    moderator's ``identity``, who vouches for it by running the command, and return its
+    messages; a signed ledger is returned as it is (nothing written).
+
+    Raises FormatError when there is no ledger, or it is damaged, another game's, or older
+    than the relayed copies ``press/`` keeps."""
+    found = _opened(game_dir, identity)
+    if found is None:
+        raise FormatError(f"{ledger_path(game_dir)}: the game has no press ledger (nothing was relayed)")
+    path, doc = found
+    if doc.get("format") != LEGACY_FORMAT:
+        return load(game_dir, game_id, identity)
+    if doc.get("game_id") != game_id:
+        raise FormatError(f"{path}: the press ledger of another game")
+    if set(doc) != {"format", "game_id", "entries"} or not isinstance(doc["entries"], list):
+        raise FormatError(f"{path}: not a pbem press ledger")
+    entries = tuple(Entry.from_json(e, str(path)) for e in doc["entries"])
+    _check_kept(game_dir, path, entries)
+    store(game_dir, game_id, identity, entries)
+    return entries
 
 
 def store(game_dir: Path, game_id: str, moderator: Identity, entries: Sequence[Entry]) -> None:
