@@ -6,6 +6,10 @@ the suite let through.
   "becomes Distressed" again.
 - ``games/parasite/rules.py`` ``options_of`` without its type check: ``dog="yes"`` set up a
   game with the Dog.
+- ``games/parasite/winning.py`` ``holds("carrying-parasite-token")`` with ``or`` for ``and``:
+  a Pacifist who stayed behind with a Parasite's token lost.
+- ``games/parasite/targets.py`` ``legal`` without its "players only" filter for ``give``:
+  Buddy System offered the Dog as the player to give a card to.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from para_helpers import edit, file, new_game, texts
 
 from pbem.rng import Rng
 from pbem_games.parasite import GAME
+from pbem_games.parasite.cards import load_cards
+from pbem_games.parasite.context import Ctx
+from pbem_games.parasite.winning import wins_now
 
 
 def test_a_player_killed_by_an_interrupt_to_their_own_scalpel_stays_dead() -> None:
@@ -54,3 +61,45 @@ def test_an_option_of_the_wrong_type_is_refused(name: str, value: object) -> Non
     taken for "on" by its truth."""
     with pytest.raises(ValueError, match=f"option '{name}' takes a (bool|str)"):
         GAME.setup(4, {name: value}, Rng(b"options"))
+
+
+def test_a_pacifist_who_stays_behind_with_a_parasites_token_still_wins() -> None:
+    """Rulebook: "Any player who fulfills their Win Condition is considered a Winner.  A player
+    cannot Win if their Lose Condition is also fulfilled."  The Pacifist's card: "Win: you are
+    alive at the end and no Parasite Escapes. Lose: you Escape carrying a token of a
+    Parasite."  Carrying the token without Escaping is no Lose Condition."""
+    s = new_game(4)
+
+    def position(s: dict[str, Any]) -> None:
+        s["infection"][0] = ["pacifist"]
+        s["infection"][1] = ["mimic"]
+        s["infection"][2] = ["immune"]
+        s["infection"][3] = ["evacuee"]
+        s["tokens"][0] = [1]  # the Mimic's token
+        s["escaped"] = [2]
+
+    edit(s, position)
+    ctx = Ctx(s, load_cards(), [], Rng(b"pacifist"))
+    assert ctx.side(1) == "parasite" and ctx.side(2) == "human"
+    assert wins_now(ctx, 0), "alive, stayed behind, no Parasite Escaped"
+    s["escaped"] = [0, 2]
+    assert not wins_now(ctx, 0), "Escaped carrying the Mimic's token"
+
+
+def test_a_card_that_gives_to_another_player_never_offers_the_dog() -> None:
+    """Buddy System: "Draw 1 Office card, then give 1 hand card to another player in your
+    Location."  The Dog is not a player: beside player 1 stand player 2 and the Dog, so the
+    card goes to player 2 and nobody is asked whom to give it to."""
+    s = new_game(4, dog=True, **{"dog-first-move": "round-2"})
+
+    def position(s: dict[str, Any]) -> None:
+        s["hands"][0] = ["buddy-system", "pep-talk"]
+        s["loc"][2] = s["loc"][3] = "office"
+
+    edit(s, position)
+    assert s["loc"][1] == s["loc"][4] == "helipad", "player 2 and the Dog are beside player 1"
+    state = file(s, {0: ["play buddy-system", "stay"]}).state
+    question = state["pending"]["ask"]["question"]
+    assert question["kind"] == "give", f"asked {question}"
+    given = file(state, {0: ["give pep-talk"]}).state
+    assert "pep-talk" in given["hands"][1] and "pep-talk" not in given["hands"][4]

@@ -53,6 +53,16 @@ def test_introduction_asks_only_players_who_can_buy_and_place_something() -> Non
     assert GAME.to_act(state) == (BLUE,)
 
 
+def test_introduction_does_not_ask_a_player_with_no_pawn_left_to_buy() -> None:
+    """Rulebook, Shortage of Pawns: "A player who has no more Zerbs (because they are all on
+    the board) must wait until they are eaten to have them back."  Blue's 60 Zerbs are all on
+    the board and 2 points buy no animal: Blue has nothing to buy; Red, with room, has."""
+    blue = {sq: {BLUE: 10} for sq in ("B1", "B2", "B3", "B4", "B5", "B6")}
+    state = phased(1, {"points": 2}, zerbs={**blue, "C10": {RED: 4}})
+    assert state["supply"]["zerb"][BLUE] == 0
+    assert GAME.to_act(state) == (RED,)
+
+
 def test_introduction_asks_a_player_whose_full_square_can_take_an_animal() -> None:
     """Rulebook, Introduction Phase: "Each player may add Zerbs and/or animals to the map in
     turn": a full square refuses Zerbs, not a Krogul or a Crapit (10 points buy either)."""
