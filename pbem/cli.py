@@ -726,10 +726,19 @@ def read(report: str, keyfile: str, moderator_card: str | None) -> None:
     """Print your report with its private part decrypted (after checking every signature).
 
     pbem keeps a copy, so that check and sign find the report a form answers."""
-    from pbem.player import read_report, readable_report, unsigned_above
+    from pbem.folder import default_home
+    from pbem.player import KnownModerators, read_report, readable_report, unsigned_above
 
+    pinned = KnownModerators(default_home()).games()
     opened = read_report(_read_text(report), report, _key(keyfile), _card(moderator_card))
     click.echo(readable_report(opened), nl=False)
+    if opened.data["game_id"] not in pinned and moderator_card is None:
+        click.echo(
+            f"pbem: note: the first report of game {opened.data['game_id']} read here: its moderator's "
+            f"key {opened.moderator.key_id} is now trusted for the game; check it against the Key-Id "
+            "line of the card your moderator gave you (a report signed by another key will be refused)",
+            err=True,
+        )
     if unsigned_above(opened):
         click.echo(
             f"pbem: warning: {report}: {unsigned_above(opened)} line(s) above the report's first line are "

@@ -82,6 +82,10 @@ class KnownModerators:
                 f"cannot write the pinned moderator keys {self.path}: {exc.strerror}", HOME_HINT
             ) from None
 
+    def games(self) -> frozenset[str]:
+        """The ids of the games a moderator key is pinned for.  Raises as :meth:`pin`."""
+        return frozenset(self._read())
+
     def check(self, game_id: str, card: PublicCard, source: str, *, pin: bool = True) -> bool:
         """Pin on first use; afterwards raise SignatureError for any other key.
 
