@@ -260,8 +260,8 @@ def _list_entries(entries: Sequence[Entry]) -> None:
 @MODERATOR_KEY
 def press_sign_ledger(folder: str, keyfile: str) -> None:
     """Sign the press ledger of the game in FOLDER that the pbem of the first day of press
-    wrote unsigned (moderator): by running this, you vouch that it is the one you wrote.
-    The messages it lists are printed; check them against your own record first."""
+    wrote unsigned (moderator).  Each message it lists must be what your signed relay copy
+    in press/ says (number, turn, sender, recipients, letter); the messages are printed."""
     from pbem.engine import GameFolder
     from pbem.keys import Identity
     from pbem.press import ledger

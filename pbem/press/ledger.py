@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import canonical
-from pbem.errors import FormatError, SignatureError
+from pbem.errors import FormatError, SignatureError, UsageError
 from pbem.keys import Identity, encrypt
 from pbem.press.rules import PRESS_DIR
 from pbem.press.sealed import open_block
@@ -216,8 +216,50 @@ def sign_legacy(game_dir: Path, game_id: str, identity: Identity) -> tuple[Entry
         raise FormatError(f"{path}: not a pbem press ledger")
     entries = tuple(Entry.from_json(e, str(path)) for e in doc["entries"])
     _check_kept(game_dir, path, entries)
+    for entry in entries:
+        _vouched(game_dir, game_id, identity, entry)
     store(game_dir, game_id, identity, entries)
     return entries
+
+
+def _vouched(game_dir: Path, game_id: str, identity: Identity, entry: Entry) -> None:
+    """Check ``entry`` of an unsigned ledger against its relayed copy ``press/NNNNNN.txt``,
+    whose relay block the moderator signed when it relayed the message: number, turn, sender
+    (``someone`` for grey press, whose sender only the ledger names), recipients and letter
+    must be the copy's.  Raises FormatError for an entry no signed copy stands for (written by
+    someone else than the relay)."""
+    from pbem.inputs import read_text
+    from pbem.press import text as block
+    from pbem.press.rules import ALL
+    from pbem.press.say import SOMEONE
+
+    path = Path(game_dir) / PRESS_DIR / entry.filename
+    refused = FormatError(
+        f"{ledger_path(game_dir)}: message {entry.number} of the unsigned ledger is not the one the "
+        f"moderator's signed copy {path} relayed (or that copy is missing): the ledger was not "
+        "written by the relay alone",
+        _RESTORE,
+    )
+    try:
+        text = read_text(path, "relayed press copy", 1_000_000)
+        opened = open_block(text, identity, str(path), "press copy")
+        if opened is None:
+            raise refused
+        relay = block.parse(opened[0], block.RELAY, str(path))
+        relay.verify(identity.public(), block.RELAY_DOMAIN)
+        to = (ALL,) if entry.broadcast else entry.to
+        same = (
+            relay.header("Game").upper() == game_id.upper()
+            and relay.header("Number") == str(entry.number)
+            and relay.header("Turn") == str(entry.turn)
+            and relay.header("From").lower() == (SOMEONE if entry.grey else entry.sender).lower()
+            and tuple(n.lower() for n in block.names_list(relay.header("To"))) == tuple(n.lower() for n in to)
+            and relay.header("Letter").lower() == entry.letter.lower()
+        )
+    except (FormatError, SignatureError, UsageError):
+        raise refused from None
+    if not same:
+        raise refused
 
 
 def store(game_dir: Path, game_id: str, moderator: Identity, entries: Sequence[Entry]) -> None:

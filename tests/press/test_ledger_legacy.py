@@ -26,10 +26,13 @@ from pbem.press.rules import ALL
 from .conftest import PressTable
 
 
-def _unsigned(table: PressTable, game_id: str | None = None) -> None:
-    """Write the game's ledger as the first day's pbem did: v1, unsigned, sealed to the moderator."""
+def _unsigned(table: PressTable, game_id: str | None = None, change: dict[str, object] | None = None) -> None:
+    """Write the game's ledger as the first day's pbem did: v1, unsigned, sealed to the
+    moderator (``change``: fields of its first entry changed, as a forger would)."""
     save = table.folder.read()
-    entries = ledger.load(table.folder.path, save.game_id, table.moderator)
+    entries = list(ledger.load(table.folder.path, save.game_id, table.moderator))
+    if change:
+        entries[0] = ledger.Entry.from_json({**entries[0].to_json(), **change}, "test")
     doc = {
         "format": ledger.LEGACY_FORMAT,
         "game_id": game_id or save.game_id,
@@ -105,3 +108,34 @@ def test_no_ledger_says_so(table: PressTable, tmp_path: Path) -> None:
         main, ["press", "sign-ledger", str(table.folder.path), "--key", _key(table, tmp_path)]
     )
     assert result.exit_code == 1 and "no press ledger" in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"from": "carol"}, {"to": ["bob", "dave"]}, {"turn": 2}, {"letter": "cd" * 32}],
+    ids=["another sender", "another recipient", "another turn", "another letter"],
+)
+def test_an_entry_no_signed_copy_stands_for_is_not_signed(
+    table: PressTable, tmp_path: Path, change: dict[str, object]
+) -> None:
+    """A ledger forged in the unsigned format (anyone can seal one to the moderator) cannot
+    be made the moderator's by sign-ledger: each entry must be what the moderator's signed
+    relay block in press/NNNNNN.txt says."""
+    table.relay(table.say("alice", ("bob",), "one").text)
+    _unsigned(table, change=change)
+    before = ledger.ledger_path(table.folder.path).read_bytes()
+    key = _key(table, tmp_path)
+    result = CliRunner().invoke(main, ["press", "sign-ledger", str(table.folder.path), "--key", key])
+    assert result.exit_code == 1, result.output
+    assert "is not the one the moderator's signed copy" in result.output
+    assert ledger.ledger_path(table.folder.path).read_bytes() == before, "nothing was signed"
+
+
+def test_an_entry_without_its_copy_is_not_signed(table: PressTable, tmp_path: Path) -> None:
+    table.relay(table.say("alice", ("bob",), "one").text)
+    _unsigned(table)
+    (table.folder.path / "press" / "000001.txt").unlink()
+    result = CliRunner().invoke(
+        main, ["press", "sign-ledger", str(table.folder.path), "--key", _key(table, tmp_path)]
+    )
+    assert result.exit_code == 1 and "or that copy is missing" in result.output, result.output
