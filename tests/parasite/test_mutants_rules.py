@@ -10,6 +10,9 @@ the suite let through.
   a Pacifist who stayed behind with a Parasite's token lost.
 - ``games/parasite/targets.py`` ``legal`` without its "players only" filter for ``give``:
   Buddy System offered the Dog as the player to give a card to.
+- ``games/parasite/rules.py`` ``hand_limit`` giving a card without taking it from the hand:
+  the card was copied, and the random discard that followed happened to take the copy in
+  tests/parasite/test_audit_hand_limit.py's position, so that test passed.
 """
 
 from __future__ import annotations
@@ -103,3 +106,30 @@ def test_a_card_that_gives_to_another_player_never_offers_the_dog() -> None:
     assert question["kind"] == "give", f"asked {question}"
     given = file(state, {0: ["give pep-talk"]}).state
     assert "pep-talk" in given["hands"][1] and "pep-talk" not in given["hands"][4]
+
+
+def test_a_card_given_for_the_hand_limit_leaves_the_givers_hand() -> None:
+    """Rulebook: "The hand limit is three cards.  Discard or give cards to another player in
+    your Location until you have three or fewer cards in your hand."  Player 1, on a Mission,
+    keeps a fourth card from the Office, where player 2 stands, and gives the Crowbar: the
+    card moves once, and nothing more is discarded."""
+
+    def position(s: dict[str, Any]) -> None:
+        s["hands"][0] = ["crowbar", "sled", "blood-test"]
+        s["mission"] = "fuel-run"
+        s["loc"][0] = "mission"
+        s["loc"][1] = "office"
+        s["decks"]["office"] = ["pep-talk", "stitches"]
+        s["reactions"] = [[] for _ in range(4)]
+        s["prefer"] = [["action"], None, None, None]
+
+    s = edit(new_game(4), position)
+    for seed in (b"t", b"u", b"v", b"w"):
+        result = file(s, {0: ["give crowbar to player 2", "move office"]}, seed=seed)
+        state = result.state
+        assert sorted(state["hands"][0]) == ["blood-test", "sled", "stitches"]
+        held = [c for hand in state["hands"] for c in hand] + [
+            c for pile in state["discards"].values() for c in pile
+        ]
+        assert held.count("crowbar") == 1 and "crowbar" in state["hands"][1]
+        assert not any("at random" in t for t in texts(result)), seed
