@@ -10,6 +10,8 @@ the suite let through.
   a Pacifist who stayed behind with a Parasite's token lost.
 - ``games/parasite/targets.py`` ``legal`` without its "players only" filter for ``give``:
   Buddy System offered the Dog as the player to give a card to.
+- ``games/parasite/targets.py`` ``legal`` with ``or`` for ``and`` in the ``unreveal`` filter:
+  Just Between Us, played naming nobody, asked whose card to turn down among every player.
 - ``games/parasite/rules.py`` ``hand_limit`` giving a card without taking it from the hand:
   the card was copied, and the random discard that followed happened to take the copy in
   tests/parasite/test_audit_hand_limit.py's position, so that test passed.
@@ -133,3 +135,19 @@ def test_a_card_given_for_the_hand_limit_leaves_the_givers_hand() -> None:
         ]
         assert held.count("crowbar") == 1 and "crowbar" in state["hands"][1]
         assert not any("at random" in t for t in texts(result)), seed
+
+
+def test_just_between_us_naming_nobody_turns_down_the_only_revealed_card() -> None:
+    """Just Between Us: "Choose a player whose Infection card is revealed, you included: it
+    is turned face down again."  Only player 3's card is revealed, so the card needs no
+    choice: it is turned down, and nobody is asked to choose among players with none."""
+    s = new_game(4)
+
+    def position(s: dict[str, Any]) -> None:
+        s["hands"][0] = ["just-between-us"]
+        s["revealed"][2] = True
+
+    edit(s, position)
+    state = file(s, {0: ["play just-between-us", "stay"]}).state
+    assert state["revealed"] == [False, False, False, False]
+    assert state["pending"]["ask"]["question"]["kind"] != "target"
