@@ -14,7 +14,9 @@ the suite let through.
   Just Between Us, played naming nobody, asked whose card to turn down among every player.
 - ``games/parasite/rules.py`` ``hand_limit`` giving a card without taking it from the hand:
   the card was copied, and the random discard that followed happened to take the copy in
-  tests/parasite/test_audit_hand_limit.py's position, so that test passed.
+  tests/parasite/test_audit_hand_limit.py's position, so that test passed; and asking for
+  the rest of the hand limit offering, among the cards to discard, one the file already
+  discarded.
 """
 
 from __future__ import annotations
@@ -151,3 +153,27 @@ def test_just_between_us_naming_nobody_turns_down_the_only_revealed_card() -> No
     state = file(s, {0: ["play just-between-us", "stay"]}).state
     assert state["revealed"] == [False, False, False, False]
     assert state["pending"]["ask"]["question"]["kind"] != "target"
+
+
+def test_the_hand_limit_question_offers_only_cards_not_already_named() -> None:
+    """Rulebook: "Discard or give cards to another player in your Location until you have
+    three or fewer cards in your hand."  Player 1 holds four cards, names the Crowbar to
+    discard, and keeps a fifth from the Office: asked for one more, they choose among the
+    four cards still held, never the Crowbar, which is already discarded."""
+
+    def position(s: dict[str, Any]) -> None:
+        s["hands"][0] = ["crowbar", "sled", "blood-test", "pep-talk"]
+        s["mission"] = "fuel-run"
+        s["loc"][0] = "mission"
+        s["decks"]["office"] = ["pep-talk", "stitches"]
+        s["reactions"] = [[] for _ in range(4)]
+
+    s = edit(new_game(4), position)
+    kept = file(s, {0: ["discard crowbar", "move office"]}).state
+    at_end = file(kept, {0: ["keep stitches"]}).state
+    question = at_end["pending"]["ask"]["question"]
+    assert (question["kind"], question["count"]) == ("discard", 1)
+    offered = GAME.observe(at_end, 0).private["ask"]["hand"]
+    assert sorted(offered) == ["blood-test", "pep-talk", "sled", "stitches"]
+    done = file(at_end, {0: ["discard sled"]}).state
+    assert sorted(done["hands"][0]) == ["blood-test", "pep-talk", "stitches"]
