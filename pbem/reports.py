@@ -738,9 +738,12 @@ def _normal_line(line: str) -> str:
     return unicodedata.normalize("NFC", line.replace("\u00a0", " ").strip())
 
 
-def _prose_lines(lines: Sequence[str]) -> list[str]:
-    """A report's text lines as signed: from "PBEM REPORT ...", normalised, no blank lines,
-    the encrypted block left out (it has its own hash, private_sha256)."""
+def signed_lines(lines: Sequence[str]) -> list[str]:
+    """The lines of a report's text (the lines above its data block) whose words the
+    moderator signed: from its first line ("PBEM REPORT ..."), normalised, without blank lines
+    and without the encrypted block (it has its own hash, private_sha256).  What a reader may
+    take a fact from (the seed's commitment, say); a line outside them is anyone's.  Never
+    raises."""
     kept, inside = [], False
     # ASCII text (the usual report) needs no NFC: each line is only trimmed.
     normal = [raw.strip() for raw in lines] if "".join(lines).isascii() else map(_normal_line, lines)
@@ -755,14 +758,6 @@ def _prose_lines(lines: Sequence[str]) -> list[str]:
     return kept[start:]
 
 
-def signed_lines(lines: Sequence[str]) -> list[str]:
-    """The lines of a report's text (the lines above its data block) whose words the
-    moderator signed: from its first line ("PBEM REPORT ..."), normalised, without blank lines
-    and without the encrypted block.  What a reader may take a fact from (the seed's
-    commitment, say); a line outside them is anyone's.  Never raises."""
-    return _prose_lines(lines)
-
-
 def prose_digest(lines: Sequence[str]) -> str:
     """SHA-256 of a report's text as the moderator signs it: every word, in order.
 
@@ -772,13 +767,13 @@ def prose_digest(lines: Sequence[str]) -> str:
     mail client folded (or joined) do not matter; every word, and the order of the words,
     does: no word can be changed, added, removed, split or joined without the digest
     changing.  (Report tables mark empty cells, so spacing carries no meaning.)"""
-    words = " ".join(_prose_lines(lines)).split()
+    words = " ".join(signed_lines(lines)).split()
     return hashlib.sha256(" ".join(words).encode()).hexdigest()
 
 
 def _line_digest(lines: Sequence[str]) -> str:
     """The digest of reports written before words were signed: lines trimmed, layout kept."""
-    return hashlib.sha256("\n".join(_prose_lines(lines)).encode()).hexdigest()
+    return hashlib.sha256("\n".join(signed_lines(lines)).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
