@@ -82,6 +82,18 @@ class KnownModerators:
                 f"cannot write the pinned moderator keys {self.path}: {exc.strerror}", HOME_HINT
             ) from None
 
+    def card_of(self, game_id: str) -> PublicCard | None:
+        """The moderator key pinned for ``game_id`` (as a card, named as when it was
+        pinned), or None when none is.  Raises FormatError when the record of it is
+        damaged, and as :meth:`pin` when the record cannot be read."""
+        known = self._read().get(game_id)
+        if known is None:
+            return None
+        try:
+            return PublicCard(str(known.get("name", "moderator")), bytes.fromhex(known["sign"]), "")
+        except (AttributeError, KeyError, TypeError, ValueError):
+            raise FormatError(f"the record of pinned moderator keys {self.path} is damaged") from None
+
     def games(self) -> frozenset[str]:
         """The ids of the games a moderator key is pinned for.  Raises as :meth:`pin`."""
         return frozenset(self._read())

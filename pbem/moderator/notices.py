@@ -174,7 +174,6 @@ def signature_verdict(text: str, home: Any) -> str | None:
     import binascii
 
     from pbem.errors import PbemError
-    from pbem.keys import PublicCard, key_id_of
     from pbem.mailtext import unquoted
     from pbem.player import KnownModerators
 
@@ -197,18 +196,17 @@ def signature_verdict(text: str, home: Any) -> str | None:
             "mail you can write one; do not act on it, your next report is what counts"
         )
     try:
-        known = KnownModerators(home)._read().get(game_id)
+        known = KnownModerators(home).card_of(game_id)
     except (PbemError, OSError):
         known = None
-    if not isinstance(known, dict) or not isinstance(known.get("sign"), str):
+    if known is None:
         return (
             f"pbem: warning: no moderator key is pinned here for game {game_id}, so this "
             "notice's signature cannot be checked: read a report of the game first (pbem read)"
         )
     try:
-        key = bytes.fromhex(known["sign"])
         signature = base64.b64decode("".join(lines[begin + 1 : end]), validate=True)
-        PublicCard("moderator", key, "").verify(NOTICE_DOMAIN, _words(lines[start:begin]), signature)
+        known.verify(NOTICE_DOMAIN, _words(lines[start:begin]), signature)
     except (ValueError, binascii.Error, PbemError):
         return (
             f"pbem: warning: this notice is NOT signed by the moderator of game {game_id} "
@@ -220,7 +218,7 @@ def signature_verdict(text: str, home: Any) -> str | None:
             f"pbem: warning: the notice is signed by the moderator of game {game_id}, but {outside} "
             "line(s) above or below it are not part of it: do not act on them"
         )
-    return f"pbem: signed by the moderator of game {game_id} (key {key_id_of(key).hex().upper()})"
+    return f"pbem: signed by the moderator of game {game_id} (key {known.key_id})"
 
 
 def notice_filename(turn: int, key: str) -> str:

@@ -72,16 +72,13 @@ def _moderator(game_id: str, given: PublicCard | None, home: Path | None) -> Pub
         # checked against a pin here, pinned by the caller once the relay block verifies
         pins.check(game_id, given, "the moderator card given", pin=False)
         return given
-    known = pins._read().get(game_id)
-    if not isinstance(known, dict) or not isinstance(known.get("sign"), str):
+    known = pins.card_of(game_id)
+    if known is None:
         raise UsageError(
             f"no moderator key is known here for game {game_id}",
             "read a report of the game first (pbem read REPORT --key YOUR.key), or pass --moderator MOD.pub",
         )
-    try:
-        return PublicCard(str(known.get("name", "moderator")), bytes.fromhex(known["sign"]), "")
-    except ValueError:
-        raise FormatError("the record of pinned moderator keys is damaged") from None
+    return known
 
 
 def read_letter(
