@@ -169,7 +169,14 @@ def load(game_dir: Path, game_id: str, identity: Identity) -> tuple[Entry, ...]:
             "to the moderator's key, so it is not believed",
             _RESTORE,
         ) from None
-    if doc.get("game_id") != game_id:
+    return _entries(game_dir, game_id, path, body)
+
+
+def _entries(game_dir: Path, game_id: str, path: Path, body: dict[str, Any]) -> tuple[Entry, ...]:
+    """The messages of a ledger's ``body`` (its object without a signature).  Raises
+    FormatError when it is another game's, not a ledger, or older than the relayed copies
+    ``press/`` keeps (:func:`_check_kept`)."""
+    if body.get("game_id") != game_id:
         raise FormatError(f"{path}: the press ledger of another game")
     if set(body) != {"format", "game_id", "entries"} or not isinstance(body["entries"], list):
         raise FormatError(f"{path}: not a pbem press ledger")
@@ -210,12 +217,7 @@ def sign_legacy(game_dir: Path, game_id: str, identity: Identity) -> tuple[Entry
     path, doc = found
     if doc.get("format") != LEGACY_FORMAT:
         return load(game_dir, game_id, identity)
-    if doc.get("game_id") != game_id:
-        raise FormatError(f"{path}: the press ledger of another game")
-    if set(doc) != {"format", "game_id", "entries"} or not isinstance(doc["entries"], list):
-        raise FormatError(f"{path}: not a pbem press ledger")
-    entries = tuple(Entry.from_json(e, str(path)) for e in doc["entries"])
-    _check_kept(game_dir, path, entries)
+    entries = _entries(game_dir, game_id, path, doc)
     for entry in entries:
         _vouched(game_dir, game_id, identity, entry)
     store(game_dir, game_id, identity, entries)
